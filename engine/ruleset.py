@@ -1,0 +1,446 @@
+"""The ruleset: every number of the rule book as validated, typed data.
+
+The engine reads probabilities, counts, speeds and positions only from a
+:class:`Ruleset`; the classic one lives in ``engine/rulesets/classic.toml``.
+A broken file raises :class:`RulesetError` naming the key at fault.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Final
+
+from . import geometry
+from .geometry import Direction, Side
+
+BALLS: Final = ("black", "green", "blue", "red", "yellow")
+EFFECTS: Final = ("daze", "sneeze", "extinguish", "pepper", "paralyse")
+
+
+class RulesetError(ValueError):
+    """A ruleset file is missing a key or holds a value the rules cannot have."""
+
+
+@dataclass(frozen=True, slots=True)
+class BallRules:
+    name: str
+    name_ru: str
+    colour_ru: str
+    value: int
+    speed: int
+    effect: str
+    max_pass_distance: int
+    vanish_probability: float
+
+
+@dataclass(frozen=True, slots=True)
+class SpellPair:
+    spell: str
+    counter: str
+    spell_ru: str
+    counter_ru: str
+
+
+@dataclass(frozen=True, slots=True)
+class CatchRules:
+    first_same_cell_same_height: float
+    first_same_cell_other_height: float
+    first_adjacent: float
+    second_same_cell_same_height: float
+    second_same_cell_other_height: float
+    second_adjacent: float
+    max_balls_held: int
+    adjacent_max_height_diff: int
+
+
+@dataclass(frozen=True, slots=True)
+class StealRules:
+    one_same_cell_free_hands: float
+    one_same_cell_holding: float
+    one_adjacent_free_hands: float
+    one_adjacent_holding: float
+    two_same_cell_free_hands: float
+    two_same_cell_holding: float
+    two_adjacent_free_hands: float
+    two_adjacent_holding: float
+    adjacent_max_height_diff: int
+
+
+@dataclass(frozen=True, slots=True)
+class DragonStart:
+    head: int
+    facing: Direction
+
+
+@dataclass(frozen=True, slots=True)
+class DragonRules:
+    start_height: int
+    start_left: DragonStart
+    start_right: DragonStart
+    body_knock_probability: float
+    body_same_height_falls: bool
+    head_closed_knock_probability: float
+    swallow_same_cell_same_height: float
+    swallow_same_cell_other_height: float
+    swallow_adjacent: float
+    adjacent_max_height_diff: int
+    ball_swallow_same_height: float
+    ball_swallow_other_height: float
+    ball_swallow_adjacent: float
+    stay_opens_mouth: bool
+    height_step_is_a_move: bool
+    paralysed_stay_opens_mouth: bool
+    paralysed_height: int
+
+    def start(self, side: Side) -> DragonStart:
+        return self.start_left if side == "left" else self.start_right
+
+
+@dataclass(frozen=True, slots=True)
+class FireRules:
+    short_cells_depth: int
+    volley_cells_depth: int
+    short_budget: int
+    volley_budget: int
+    open_after_short: int
+    open_after_volley: int
+    height_reach: int
+    random_fire_probability: float
+    burns_free_balls: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """All the numbers of one edition of the rules."""
+
+    name: str
+    title: str
+    version: int
+    ticks_per_round: int
+    max_rounds: int
+    end_when_decided: bool
+    players_per_team: int
+    reserves_per_team: int
+    player_speed: int
+    player_height_step: int
+    dragon_speed: int
+    dragon_height_step: int
+    min_height: int
+    max_height: int
+    ball_order: tuple[str, ...]
+    ball_start_cell: int
+    balls: dict[str, BallRules]
+    pass_min_distance: int
+    pass_max_distance: int
+    keep_direction_ticks: int
+    enchanted_per_team: int
+    spells: tuple[SpellPair, ...]
+    catch: CatchRules
+    steal: StealRules
+    collision_second_falls: float
+    hospital_rounds_per_height: int
+    hospital_return_tick: int
+    reentry_left: tuple[int, ...]
+    reentry_right: tuple[int, ...]
+    dragon: DragonRules
+    fire: FireRules
+    throw_in_cell: int
+    max_throw_ins_per_tick: int
+    setup_left: tuple[int, ...]
+    setup_right: tuple[int, ...]
+    setup_height: int
+
+    def reentry(self, side: Side) -> tuple[int, ...]:
+        return self.reentry_left if side == "left" else self.reentry_right
+
+    def setup_cells(self, side: Side) -> tuple[int, ...]:
+        return self.setup_left if side == "left" else self.setup_right
+
+    def counter_for(self, spell: str) -> str | None:
+        for pair in self.spells:
+            if pair.spell == spell:
+                return pair.counter
+        return None
+
+    @property
+    def spell_names(self) -> tuple[str, ...]:
+        return tuple(p.spell for p in self.spells)
+
+    @property
+    def counter_names(self) -> tuple[str, ...]:
+        return tuple(p.counter for p in self.spells)
+
+    @property
+    def heights(self) -> tuple[int, ...]:
+        return tuple(range(self.min_height, self.max_height + 1))
+
+    def pass_range(self, ball: str) -> int:
+        return self.balls[ball].max_pass_distance
+
+
+class _Reader:
+    """Reads typed values from nested TOML tables, naming the key on failure."""
+
+    def __init__(self, data: dict[str, Any], prefix: str = "") -> None:
+        self._data = data
+        self._prefix = prefix
+
+    def _key(self, key: str) -> str:
+        return f"{self._prefix}{key}"
+
+    def _get(self, key: str) -> Any:
+        if key not in self._data:
+            raise RulesetError(f"ruleset key {self._key(key)}: missing")
+        return self._data[key]
+
+    def table(self, key: str) -> _Reader:
+        value = self._get(key)
+        if not isinstance(value, dict):
+            raise RulesetError(f"ruleset key {self._key(key)}: expected a table")
+        return _Reader(value, f"{self._key(key)}.")
+
+    def has(self, key: str) -> bool:
+        return key in self._data
+
+    def str_(self, key: str) -> str:
+        value = self._get(key)
+        if not isinstance(value, str) or not value:
+            raise RulesetError(f"ruleset key {self._key(key)}: expected a non-empty string")
+        return value
+
+    def int_(self, key: str, low: int = 0, high: int = 10**6) -> int:
+        value = self._get(key)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise RulesetError(
+                f"ruleset key {self._key(key)}: expected a whole number from {low} to {high}"
+            )
+        return value
+
+    def prob(self, key: str) -> float:
+        value = self._get(key)
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+            raise RulesetError(
+                f"ruleset key {self._key(key)}: expected a probability from 0 to 1"
+            )
+        return float(value)
+
+    def bool_(self, key: str) -> bool:
+        value = self._get(key)
+        if not isinstance(value, bool):
+            raise RulesetError(f"ruleset key {self._key(key)}: expected true or false")
+        return value
+
+    def cells(self, key: str) -> tuple[int, ...]:
+        value = self._get(key)
+        if not isinstance(value, list) or not all(
+            isinstance(c, int) and not isinstance(c, bool) and geometry.is_cell(c) for c in value
+        ):
+            raise RulesetError(
+                f"ruleset key {self._key(key)}: expected a list of cells 1..{geometry.CELL_COUNT}"
+            )
+        return tuple(value)
+
+    def direction(self, key: str) -> Direction:
+        value = self.str_(key)
+        try:
+            return Direction[value]
+        except KeyError:
+            names = ", ".join(d.name for d in Direction)
+            raise RulesetError(f"ruleset key {self._key(key)}: expected one of {names}") from None
+
+
+def parse_ruleset(data: dict[str, Any]) -> Ruleset:
+    """Build a validated :class:`Ruleset` from a parsed TOML document."""
+    root = _Reader(data)
+    match = root.table("match")
+    movement = root.table("movement")
+    balls_t = root.table("balls")
+    passes = root.table("passes")
+    catch_t = root.table("catch")
+    steal_t = root.table("steal")
+    hospital = root.table("hospital")
+    dragon_t = root.table("dragon")
+    fire_t = root.table("fire")
+    penalty = root.table("penalty")
+    setup = root.table("setup")
+
+    max_height = movement.int_("max_height", 1, 9)
+    min_height = movement.int_("min_height", 1, max_height)
+    order_raw = balls_t._get("order")
+    if not isinstance(order_raw, list) or sorted(order_raw) != sorted(BALLS):
+        raise RulesetError(f"ruleset key balls.order: expected the five balls {', '.join(BALLS)}")
+    pass_max = passes.int_("max_distance", 1, 20)
+    balls: dict[str, BallRules] = {}
+    for ball in BALLS:
+        b = balls_t.table(ball)
+        effect = b.str_("effect")
+        if effect not in EFFECTS:
+            raise RulesetError(f"ruleset key balls.{ball}.effect: expected one of {EFFECTS}")
+        balls[ball] = BallRules(
+            name=ball,
+            name_ru=b.str_("name_ru"),
+            colour_ru=b.str_("colour_ru"),
+            value=b.int_("value", 0, 1000),
+            speed=b.int_("speed", 0, 10),
+            effect=effect,
+            max_pass_distance=b.int_("max_pass_distance", 1, pass_max)
+            if b.has("max_pass_distance")
+            else pass_max,
+            vanish_probability=b.prob("vanish_probability") if b.has("vanish_probability") else 0.0,
+        )
+    spells_raw = passes._get("spells")
+    if not isinstance(spells_raw, list) or not spells_raw:
+        raise RulesetError("ruleset key passes.spells: expected a list of spell tables")
+    spells = []
+    for i, item in enumerate(spells_raw):
+        if not isinstance(item, dict):
+            raise RulesetError(f"ruleset key passes.spells[{i}]: expected a table")
+        s = _Reader(item, f"passes.spells[{i}].")
+        spells.append(SpellPair(s.str_("spell"), s.str_("counter"), s.str_("spell_ru"), s.str_("counter_ru")))
+
+    def starts(key: str) -> DragonStart:
+        t = dragon_t.table(key)
+        return DragonStart(head=t.int_("head", 1, geometry.CELL_COUNT), facing=t.direction("facing"))
+
+    ruleset = Ruleset(
+        name=root.str_("name"),
+        title=root.str_("title"),
+        version=root.int_("version", 1),
+        ticks_per_round=match.int_("ticks_per_round", 1, 10),
+        max_rounds=match.int_("max_rounds", 1, 10_000),
+        end_when_decided=match.bool_("end_when_decided"),
+        players_per_team=match.int_("players_per_team", 1, 21),
+        reserves_per_team=match.int_("reserves_per_team", 0, 21),
+        player_speed=movement.int_("player_speed", 1, 1),
+        player_height_step=movement.int_("player_height_step", 0, 9),
+        dragon_speed=movement.int_("dragon_speed", 1, 1),
+        dragon_height_step=movement.int_("dragon_height_step", 0, 9),
+        min_height=min_height,
+        max_height=max_height,
+        ball_order=tuple(order_raw),
+        ball_start_cell=balls_t.int_("start_cell", 1, geometry.CELL_COUNT),
+        balls=balls,
+        pass_min_distance=passes.int_("min_distance", 0, pass_max),
+        pass_max_distance=pass_max,
+        keep_direction_ticks=passes.int_("keep_direction_ticks", 0, 100),
+        enchanted_per_team=passes.int_("enchanted_per_team", 0, 1000),
+        spells=tuple(spells),
+        catch=CatchRules(
+            first_same_cell_same_height=catch_t.prob("first_same_cell_same_height"),
+            first_same_cell_other_height=catch_t.prob("first_same_cell_other_height"),
+            first_adjacent=catch_t.prob("first_adjacent"),
+            second_same_cell_same_height=catch_t.prob("second_same_cell_same_height"),
+            second_same_cell_other_height=catch_t.prob("second_same_cell_other_height"),
+            second_adjacent=catch_t.prob("second_adjacent"),
+            max_balls_held=catch_t.int_("max_balls_held", 1, 5),
+            adjacent_max_height_diff=catch_t.int_("adjacent_max_height_diff", 0, 9),
+        ),
+        steal=StealRules(
+            **{
+                k: steal_t.prob(k)
+                for k in (
+                    "one_same_cell_free_hands",
+                    "one_same_cell_holding",
+                    "one_adjacent_free_hands",
+                    "one_adjacent_holding",
+                    "two_same_cell_free_hands",
+                    "two_same_cell_holding",
+                    "two_adjacent_free_hands",
+                    "two_adjacent_holding",
+                )
+            },
+            adjacent_max_height_diff=steal_t.int_("adjacent_max_height_diff", 0, 9),
+        ),
+        collision_second_falls=root.table("collision").prob("second_falls"),
+        hospital_rounds_per_height=hospital.int_("rounds_per_height", 0, 100),
+        hospital_return_tick=hospital.int_("return_tick", 1, 10),
+        reentry_left=hospital.cells("reentry_left"),
+        reentry_right=hospital.cells("reentry_right"),
+        dragon=DragonRules(
+            start_height=dragon_t.int_("start_height", min_height, max_height),
+            start_left=starts("start_left"),
+            start_right=starts("start_right"),
+            body_knock_probability=dragon_t.prob("body_knock_probability"),
+            body_same_height_falls=dragon_t.bool_("body_same_height_falls"),
+            head_closed_knock_probability=dragon_t.prob("head_closed_knock_probability"),
+            swallow_same_cell_same_height=dragon_t.prob("swallow_same_cell_same_height"),
+            swallow_same_cell_other_height=dragon_t.prob("swallow_same_cell_other_height"),
+            swallow_adjacent=dragon_t.prob("swallow_adjacent"),
+            adjacent_max_height_diff=dragon_t.int_("adjacent_max_height_diff", 0, 9),
+            ball_swallow_same_height=dragon_t.prob("ball_swallow_same_height"),
+            ball_swallow_other_height=dragon_t.prob("ball_swallow_other_height"),
+            ball_swallow_adjacent=dragon_t.prob("ball_swallow_adjacent"),
+            stay_opens_mouth=dragon_t.bool_("stay_opens_mouth"),
+            height_step_is_a_move=dragon_t.bool_("height_step_is_a_move"),
+            paralysed_stay_opens_mouth=dragon_t.bool_("paralysed_stay_opens_mouth"),
+            paralysed_height=dragon_t.int_("paralysed_height", min_height, max_height),
+        ),
+        fire=FireRules(
+            short_cells_depth=fire_t.int_("short_cells_depth", 1, 10),
+            volley_cells_depth=fire_t.int_("volley_cells_depth", 1, 10),
+            short_budget=fire_t.int_("short_budget", 0, 1000),
+            volley_budget=fire_t.int_("volley_budget", 0, 1000),
+            open_after_short=fire_t.int_("open_after_short", 0, 10),
+            open_after_volley=fire_t.int_("open_after_volley", 0, 10),
+            height_reach=fire_t.int_("height_reach", 0, 9),
+            random_fire_probability=fire_t.prob("random_fire_probability"),
+            burns_free_balls=fire_t.bool_("burns_free_balls"),
+        ),
+        throw_in_cell=penalty.int_("throw_in_cell", 1, geometry.CELL_COUNT),
+        max_throw_ins_per_tick=penalty.int_("max_throw_ins_per_tick", 1, 5),
+        setup_left=setup.cells("left_cells"),
+        setup_right=setup.cells("right_cells"),
+        setup_height=setup.int_("start_height", min_height, max_height),
+    )
+    _check_positions(ruleset)
+    return ruleset
+
+
+def _check_positions(r: Ruleset) -> None:
+    for side in geometry.SIDES:
+        start = r.dragon.start(side)
+        cells = geometry.dragon_cells(start.head, start.facing)
+        key = f"dragon.start_{side}"
+        if cells is None or any(
+            geometry.half_of(c) != side or geometry.is_edge(c) for c in cells
+        ):
+            raise RulesetError(f"ruleset key {key}: the dragon must lie on its own half, off edge cells")
+        setup = r.setup_cells(side)
+        if len(setup) < r.players_per_team:
+            raise RulesetError(
+                f"ruleset key setup.{side}_cells: needs {r.players_per_team} cells, has {len(setup)}"
+            )
+        if any(geometry.half_of(c) != side for c in setup):
+            raise RulesetError(f"ruleset key setup.{side}_cells: every cell must be on the {side} half")
+        if any(geometry.half_of(c) != side for c in r.reentry(side)):
+            raise RulesetError(f"ruleset key hospital.reentry_{side}: every cell must be on the {side} half")
+
+
+def load_ruleset_file(path: Path) -> Ruleset:
+    try:
+        with path.open("rb") as f:
+            data = tomllib.load(f)
+    except FileNotFoundError:
+        raise RulesetError(f"ruleset file not found: {path}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesetError(f"ruleset file {path}: not valid TOML: {exc}") from None
+    return parse_ruleset(data)
+
+
+@cache
+def load_ruleset(name: str = "classic") -> Ruleset:
+    """A ruleset shipped with the engine, by name (``classic``)."""
+    if not name.isidentifier():
+        raise RulesetError(f"unknown ruleset: {name!r}")
+    resource = resources.files("engine.rulesets").joinpath(f"{name}.toml")
+    if not resource.is_file():
+        raise RulesetError(f"unknown ruleset: {name!r}")
+    try:
+        data = tomllib.loads(resource.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesetError(f"ruleset {name}: not valid TOML: {exc}") from None
+    return parse_ruleset(data)
