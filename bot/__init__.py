@@ -1,0 +1,1 @@
+"""The Dragonball judge service: channels (Telegram, e-mail), game service, CLI."""

@@ -1,0 +1,1 @@
+"""Persistence for the Dragonball judge (sqlmodel on SQLite or PostgreSQL)."""
