@@ -14,6 +14,8 @@ from bot.cli import cli, main
 
 SUBCOMMANDS = ("serve", "demo", "simulate", "engine", "check-orders", "verify", "db")
 
+pytestmark = pytest.mark.usefixtures("empty_cwd")
+
 
 @pytest.fixture
 def runner() -> CliRunner:

@@ -18,6 +18,8 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "config.example.toml"
 TOKEN = "123456789:AAH-very-secret-token-value"
 
+pytestmark = pytest.mark.usefixtures("empty_cwd")
+
 
 def write(tmp_path: Path, text: str) -> Path:
     path = tmp_path / "config.toml"
@@ -58,7 +60,7 @@ def test_example_documents_every_key() -> None:
 
 
 def test_defaults_without_file() -> None:
-    config = load_config(None)  # the autouse fixture runs us in an empty folder
+    config = load_config(None)  # empty_cwd: no ./config.toml here
     assert config == Config()
     assert config.game.tzinfo.key == "Europe/Moscow"
 
