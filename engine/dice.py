@@ -57,9 +57,7 @@ class Dice:
         digest = hashlib.sha256(self._seed + self._block.to_bytes(8, "big")).digest()
         self._block += 1
         # Four 53-bit draws per digest, taken from 64-bit words.
-        self._buffer = [
-            int.from_bytes(digest[i : i + 8], "big") >> 11 for i in range(24, -1, -8)
-        ]
+        self._buffer = [int.from_bytes(digest[i : i + 8], "big") >> 11 for i in range(24, -1, -8)]
 
     def uniform(self) -> float:
         """The next draw, uniform in [0, 1), exact to 53 bits."""

@@ -20,52 +20,52 @@ from typing import Any
 
 
 class Kind(StrEnum):
-    ROUND_START = "round_start"          # {}
-    SUBSTITUTION = "substitution"        # {side, out, in}
+    ROUND_START = "round_start"  # {}
+    SUBSTITUTION = "substitution"  # {side, out, in}
     PENALTY_THROW_IN = "penalty_throw_in"  # {side, number, ball, cell, height, direction}
     PENALTY_NOTHING = "penalty_nothing"  # {side}: the team held no ball
-    PLAYER_MOVE = "player_move"          # {side, number, from_cell, from_height, cell, height}
-    PLAYER_LAUNCH = "player_launch"      # {side, number, cell, height}: back from hospital
-    NO_ORDER = "no_order"                # {side, number}: stays, drops his balls (§4)
-    BALL_DROPPED = "ball_dropped"        # {ball, side, number, cell, height, reason}
-    DRAGON_MOVE = "dragon_move"          # {side, move, height_step, head, facing, height, cells}
-    DRAGON_MOUTH = "dragon_mouth"        # {side, open, reason}
-    FIRE = "fire"                        # {side, fire, cells, random, short_left, volleys_left}
-    FIRE_REFUSED = "fire_refused"        # {side, fire, reason}
+    PLAYER_MOVE = "player_move"  # {side, number, from_cell, from_height, cell, height}
+    PLAYER_LAUNCH = "player_launch"  # {side, number, cell, height}: back from hospital
+    NO_ORDER = "no_order"  # {side, number}: stays, drops his balls (§4)
+    BALL_DROPPED = "ball_dropped"  # {ball, side, number, cell, height, reason}
+    DRAGON_MOVE = "dragon_move"  # {side, move, height_step, head, facing, height, cells}
+    DRAGON_MOUTH = "dragon_mouth"  # {side, open, reason}
+    FIRE = "fire"  # {side, fire, cells, random, short_left, volleys_left}
+    FIRE_REFUSED = "fire_refused"  # {side, fire, reason}
     RANDOM_FIRE_ROLL = "random_fire_roll"  # {side} + p/roll/ok
-    BALL_MOVE = "ball_move"              # {ball, from_cell, cell, height, direction, visible}
-    BALL_BOUNCE = "ball_bounce"          # {ball, cell, direction, reason} + p=1/n
-    BALL_DIRECTION = "ball_direction"    # {ball, cell, direction} + p=1/n: a new random course
-    YELLOW_VANISH = "yellow_vanish"      # {ball, cell} + p/roll/ok
-    YELLOW_APPEAR = "yellow_appear"      # {ball, cell} + p/roll/ok
-    PASS = "pass"                        # {ball, side, number, from_cell, cell, height, spell}
+    BALL_MOVE = "ball_move"  # {ball, from_cell, cell, height, direction, visible}
+    BALL_BOUNCE = "ball_bounce"  # {ball, cell, direction, reason} + p=1/n
+    BALL_DIRECTION = "ball_direction"  # {ball, cell, direction} + p=1/n: a new random course
+    YELLOW_VANISH = "yellow_vanish"  # {ball, cell} + p/roll/ok
+    YELLOW_APPEAR = "yellow_appear"  # {ball, cell} + p/roll/ok
+    PASS = "pass"  # {ball, side, number, from_cell, cell, height, spell}
     BALL_SWALLOW_ROLL = "ball_swallow_roll"  # {ball, dragon, cell, height, where} + p/roll/ok
-    GOAL = "goal"                        # {ball, dragon, scorer_side, points, score}
-    EFFECT_PENDING = "effect_pending"    # {dragon, effect}
-    EFFECT_START = "effect_start"        # {dragon, effect}
-    PLAYERS_SPAT = "players_spat"        # {dragon, players: [{side, number}], return_round}
-    COLLISION = "collision"              # {cell, height, players: [{side, number}]}
-    COLLISION_PICK = "collision_pick"    # {cell, height, side, number} + p=1/n
+    GOAL = "goal"  # {ball, dragon, scorer_side, points, score}
+    EFFECT_PENDING = "effect_pending"  # {dragon, effect}
+    EFFECT_START = "effect_start"  # {dragon, effect}
+    PLAYERS_SPAT = "players_spat"  # {dragon, players: [{side, number}], return_round}
+    COLLISION = "collision"  # {cell, height, players: [{side, number}]}
+    COLLISION_PICK = "collision_pick"  # {cell, height, side, number} + p=1/n
     COLLISION_SECOND = "collision_second"  # {side, number} + p/roll/ok
-    HELD_ON = "held_on"                  # {side, number}: loses his actions this tick
+    HELD_ON = "held_on"  # {side, number}: loses his actions this tick
     DRAGON_KNOCK_ROLL = "dragon_knock_roll"  # {dragon, side, number, part} + p/roll/ok
-    SWALLOW_ROLL = "swallow_roll"        # {dragon, side, number, where} + p/roll/ok
+    SWALLOW_ROLL = "swallow_roll"  # {dragon, side, number, where} + p/roll/ok
     PLAYER_SWALLOWED = "player_swallowed"  # {dragon, side, number, balls}
-    FALL = "fall"                        # {side, number, cell, height, cause, return_round}
-    CATCH_ROLL = "catch_roll"            # {side, number, ball, where, second} + p/roll/ok
-    CATCH_PICK = "catch_pick"            # {ball, side, number, candidates} + p=1/n
-    CATCH = "catch"                      # {side, number, ball, from_pass}
-    DISENCHANT = "disenchant"            # {side, number, ball, spell, counter}
-    BLUDGER = "bludger"                  # {side, number, ball, spell}: knocked down (§5)
-    PASS_MISSED = "pass_missed"          # {ball, cell, height, direction}
-    STEAL_ROLL = "steal_roll"            # {side, number, target, where} + p/roll/ok
-    STEAL = "steal"                      # {side, number, target, ball} (+ p=1/n when 2 balls)
-    STEAL_NOTHING = "steal_nothing"      # {side, number, target, reason}
-    ACTION_LOST = "action_lost"          # {side, number, action, reason}
-    BALL_BURNT = "ball_burnt"            # {ball, dragon, cell}
-    SCORE = "score"                      # {left, right}
-    MATCH_END = "match_end"              # {reason, score}
-    ROUND_END = "round_end"              # {}
+    FALL = "fall"  # {side, number, cell, height, cause, return_round}
+    CATCH_ROLL = "catch_roll"  # {side, number, ball, where, second} + p/roll/ok
+    CATCH_PICK = "catch_pick"  # {ball, side, number, candidates} + p=1/n
+    CATCH = "catch"  # {side, number, ball, from_pass}
+    DISENCHANT = "disenchant"  # {side, number, ball, spell, counter}
+    BLUDGER = "bludger"  # {side, number, ball, spell}: knocked down (§5)
+    PASS_MISSED = "pass_missed"  # {ball, cell, height, direction}
+    STEAL_ROLL = "steal_roll"  # {side, number, target, where} + p/roll/ok
+    STEAL = "steal"  # {side, number, target, ball} (+ p=1/n when 2 balls)
+    STEAL_NOTHING = "steal_nothing"  # {side, number, target, reason}
+    ACTION_LOST = "action_lost"  # {side, number, action, reason}
+    BALL_BURNT = "ball_burnt"  # {ball, dragon, cell}
+    SCORE = "score"  # {left, right}
+    MATCH_END = "match_end"  # {reason, score}
+    ROUND_END = "round_end"  # {}
 
 
 @dataclass(frozen=True, slots=True)

@@ -59,7 +59,7 @@ def _build() -> tuple[dict[int, tuple[int, int]], dict[tuple[int, int], int]]:
     to_cell: dict[tuple[int, int], int] = {}
     number = 1
     for row, length in enumerate(ROW_LENGTHS):
-        first_x = (17 - length)  # 17 → 0, 16 → 1, 15 → 2
+        first_x = 17 - length  # 17 → 0, 16 → 1, 15 → 2
         for i in range(length):
             coord = (row, first_x + 2 * i)
             to_coord[number] = coord

@@ -135,7 +135,8 @@ class RoundOrders:
         return RoundOrders(
             players=tuple(o for o in self.players if (o.side, o.number, o.tick) not in p_keys)
             + other.players,
-            dragons=tuple(o for o in self.dragons if (o.side, o.tick) not in d_keys) + other.dragons,
+            dragons=tuple(o for o in self.dragons if (o.side, o.tick) not in d_keys)
+            + other.dragons,
             substitutions=tuple(
                 s for s in self.substitutions if (s.side, s.out_number) not in s_keys
             )

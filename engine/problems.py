@@ -18,45 +18,47 @@ Order = PlayerOrder | DragonOrder | Substitution | Penalty
 
 
 class Code(StrEnum):
-    MATCH_ENDED = "match_ended"                 # the match is over
-    TICK_RANGE = "tick_range"                   # {tick, ticks}: no such tick in a round
-    TICK_PAST = "tick_past"                     # {tick}: that tick is already resolved
-    UNKNOWN_PLAYER = "unknown_player"           # {number}
-    OTHER_TEAM = "other_team"                   # {number}: orders for the other team's player
-    NOT_ACTIVE = "not_active"                   # {number, status}: hospital, swallowed, reserve
-    LAUNCH_TICK = "launch_tick"                 # {number, tick, return_round, return_tick}
-    LAUNCH_CELL = "launch_cell"                 # {number, cell}: not a re-entry cell of his half
-    CELL_INVALID = "cell_invalid"               # {cell}
-    HEIGHT_INVALID = "height_invalid"           # {height, min, max}
-    TOO_FAR = "too_far"                         # {number, from_cell, cell, distance, max}
-    HEIGHT_STEP = "height_step"                 # {number, from_height, height, max}
-    PASS_NO_BALL = "pass_no_ball"               # {number, ball}: does not hold it (and cannot by then)
-    PASS_RANGE = "pass_range"                   # {ball, from_cell, cell, distance, min, max}
-    PASS_YELLOW_RANGE = "pass_yellow_range"     # {from_cell, cell, distance, max}
-    SPELL_UNKNOWN = "spell_unknown"             # {spell}
-    COUNTER_UNKNOWN = "counter_unknown"         # {counter}
-    ENCHANT_QUOTA = "enchant_quota"             # {left, ordered}
-    BALL_UNKNOWN = "ball_unknown"               # {ball}
-    BALL_OUT_OF_PLAY = "ball_out_of_play"       # {ball, status}: swallowed or burnt
-    HANDS_FULL = "hands_full"                   # {number, max}: already holds two balls
-    STEAL_TEAMMATE = "steal_teammate"           # {target}
-    STEAL_UNKNOWN = "steal_unknown"             # {target}
-    STEAL_TARGET_OUT = "steal_target_out"       # {target, status}
-    STEAL_OUT_OF_REACH = "steal_out_of_reach"   # {target, distance}: cannot be adjacent by then
-    DRAGON_OFF_HALF = "dragon_off_half"         # {side, cells}: would leave its half or touch the centre line
-    DRAGON_EDGE = "dragon_edge"                 # {side, cells}: would enter an edge cell
-    DRAGON_OFF_FIELD = "dragon_off_field"       # {side}
-    DRAGON_HEIGHT = "dragon_height"             # {height, min, max}
-    DRAGON_HEIGHT_STEP = "dragon_height_step"   # {step, max}
-    DRAGON_PARALYSED = "dragon_paralysed"       # {side}: cannot move or change height
-    FIRE_EXTINGUISHED = "fire_extinguished"     # {side}
-    FIRE_BUDGET = "fire_budget"                 # {fire, left, ordered}
-    FIRE_DAZED = "fire_dazed"                   # {side}: a dazed dragon only fires at random
-    SUBST_SWALLOWED = "subst_swallowed"         # {number}
-    SUBST_NOT_RESERVE = "subst_not_reserve"     # {number}
-    SUBST_UNKNOWN = "subst_unknown"             # {number}
-    SUBST_TICK = "subst_tick"                   # {}: only before the round's first tick
-    PENALTY_TICK = "penalty_tick"               # {tick}
+    MATCH_ENDED = "match_ended"  # the match is over
+    TICK_RANGE = "tick_range"  # {tick, ticks}: no such tick in a round
+    TICK_PAST = "tick_past"  # {tick}: that tick is already resolved
+    UNKNOWN_PLAYER = "unknown_player"  # {number}
+    OTHER_TEAM = "other_team"  # {number}: orders for the other team's player
+    NOT_ACTIVE = "not_active"  # {number, status}: hospital, swallowed, reserve
+    LAUNCH_TICK = "launch_tick"  # {number, tick, return_round, return_tick}
+    LAUNCH_CELL = "launch_cell"  # {number, cell}: not a re-entry cell of his half
+    CELL_INVALID = "cell_invalid"  # {cell}
+    HEIGHT_INVALID = "height_invalid"  # {height, min, max}
+    TOO_FAR = "too_far"  # {number, from_cell, cell, distance, max}
+    HEIGHT_STEP = "height_step"  # {number, from_height, height, max}
+    PASS_NO_BALL = "pass_no_ball"  # {number, ball}: does not hold it (and cannot by then)
+    PASS_RANGE = "pass_range"  # {ball, from_cell, cell, distance, min, max}
+    PASS_YELLOW_RANGE = "pass_yellow_range"  # {from_cell, cell, distance, max}
+    SPELL_UNKNOWN = "spell_unknown"  # {spell}
+    COUNTER_UNKNOWN = "counter_unknown"  # {counter}
+    ENCHANT_QUOTA = "enchant_quota"  # {left, ordered}
+    BALL_UNKNOWN = "ball_unknown"  # {ball}
+    BALL_OUT_OF_PLAY = "ball_out_of_play"  # {ball, status}: swallowed or burnt
+    HANDS_FULL = "hands_full"  # {number, max}: already holds two balls
+    STEAL_TEAMMATE = "steal_teammate"  # {target}
+    STEAL_UNKNOWN = "steal_unknown"  # {target}
+    STEAL_TARGET_OUT = "steal_target_out"  # {target, status}
+    STEAL_OUT_OF_REACH = "steal_out_of_reach"  # {target, distance}: cannot be adjacent by then
+    DRAGON_OFF_HALF = (
+        "dragon_off_half"  # {side, cells}: would leave its half or touch the centre line
+    )
+    DRAGON_EDGE = "dragon_edge"  # {side, cells}: would enter an edge cell
+    DRAGON_OFF_FIELD = "dragon_off_field"  # {side}
+    DRAGON_HEIGHT = "dragon_height"  # {height, min, max}
+    DRAGON_HEIGHT_STEP = "dragon_height_step"  # {step, max}
+    DRAGON_PARALYSED = "dragon_paralysed"  # {side}: cannot move or change height
+    FIRE_EXTINGUISHED = "fire_extinguished"  # {side}
+    FIRE_BUDGET = "fire_budget"  # {fire, left, ordered}
+    FIRE_DAZED = "fire_dazed"  # {side}: a dazed dragon only fires at random
+    SUBST_SWALLOWED = "subst_swallowed"  # {number}
+    SUBST_NOT_RESERVE = "subst_not_reserve"  # {number}
+    SUBST_UNKNOWN = "subst_unknown"  # {number}
+    SUBST_TICK = "subst_tick"  # {}: only before the round's first tick
+    PENALTY_TICK = "penalty_tick"  # {tick}
 
 
 @dataclass(frozen=True, slots=True)

@@ -223,9 +223,7 @@ class _Reader:
     def prob(self, key: str) -> float:
         value = self._get(key)
         if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
-            raise RulesetError(
-                f"ruleset key {self._key(key)}: expected a probability from 0 to 1"
-            )
+            raise RulesetError(f"ruleset key {self._key(key)}: expected a probability from 0 to 1")
         return float(value)
 
     def bool_(self, key: str) -> bool:
@@ -300,11 +298,15 @@ def parse_ruleset(data: dict[str, Any]) -> Ruleset:
         if not isinstance(item, dict):
             raise RulesetError(f"ruleset key passes.spells[{i}]: expected a table")
         s = _Reader(item, f"passes.spells[{i}].")
-        spells.append(SpellPair(s.str_("spell"), s.str_("counter"), s.str_("spell_ru"), s.str_("counter_ru")))
+        spells.append(
+            SpellPair(s.str_("spell"), s.str_("counter"), s.str_("spell_ru"), s.str_("counter_ru"))
+        )
 
     def starts(key: str) -> DragonStart:
         t = dragon_t.table(key)
-        return DragonStart(head=t.int_("head", 1, geometry.CELL_COUNT), facing=t.direction("facing"))
+        return DragonStart(
+            head=t.int_("head", 1, geometry.CELL_COUNT), facing=t.direction("facing")
+        )
 
     ruleset = Ruleset(
         name=root.str_("name"),
@@ -405,19 +407,23 @@ def _check_positions(r: Ruleset) -> None:
         start = r.dragon.start(side)
         cells = geometry.dragon_cells(start.head, start.facing)
         key = f"dragon.start_{side}"
-        if cells is None or any(
-            geometry.half_of(c) != side or geometry.is_edge(c) for c in cells
-        ):
-            raise RulesetError(f"ruleset key {key}: the dragon must lie on its own half, off edge cells")
+        if cells is None or any(geometry.half_of(c) != side or geometry.is_edge(c) for c in cells):
+            raise RulesetError(
+                f"ruleset key {key}: the dragon must lie on its own half, off edge cells"
+            )
         setup = r.setup_cells(side)
         if len(setup) < r.players_per_team:
             raise RulesetError(
                 f"ruleset key setup.{side}_cells: needs {r.players_per_team} cells, has {len(setup)}"
             )
         if any(geometry.half_of(c) != side for c in setup):
-            raise RulesetError(f"ruleset key setup.{side}_cells: every cell must be on the {side} half")
+            raise RulesetError(
+                f"ruleset key setup.{side}_cells: every cell must be on the {side} half"
+            )
         if any(geometry.half_of(c) != side for c in r.reentry(side)):
-            raise RulesetError(f"ruleset key hospital.reentry_{side}: every cell must be on the {side} half")
+            raise RulesetError(
+                f"ruleset key hospital.reentry_{side}: every cell must be on the {side} half"
+            )
 
 
 def load_ruleset_file(path: Path) -> Ruleset:

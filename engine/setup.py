@@ -13,12 +13,36 @@ from .state import BallState, DragonState, MatchState, PlayerState, TeamState
 DEFAULT_TEAM_NAMES: dict[Side, str] = {"left": "Саламандры", "right": "Виверны"}
 DEFAULT_NAMES: dict[Side, tuple[str, ...]] = {
     "left": (
-        "Иванов", "Петров", "Сидоров", "Смирнов", "Кузнецов", "Попов", "Васильев",
-        "Зайцев", "Павлов", "Семёнов", "Голубев", "Виноградов", "Богданов", "Воробьёв",
+        "Иванов",
+        "Петров",
+        "Сидоров",
+        "Смирнов",
+        "Кузнецов",
+        "Попов",
+        "Васильев",
+        "Зайцев",
+        "Павлов",
+        "Семёнов",
+        "Голубев",
+        "Виноградов",
+        "Богданов",
+        "Воробьёв",
     ),
     "right": (
-        "Соколов", "Михайлов", "Новиков", "Фёдоров", "Морозов", "Волков", "Алексеев",
-        "Лебедев", "Козлов", "Степанов", "Николаев", "Орлов", "Андреев", "Макаров",
+        "Соколов",
+        "Михайлов",
+        "Новиков",
+        "Фёдоров",
+        "Морозов",
+        "Волков",
+        "Алексеев",
+        "Лебедев",
+        "Козлов",
+        "Степанов",
+        "Николаев",
+        "Орлов",
+        "Андреев",
+        "Макаров",
     ),
 }
 
@@ -38,7 +62,9 @@ def new_match(
     """
     per_team = ruleset.players_per_team if players_per_team is None else players_per_team
     reserves = ruleset.reserves_per_team if reserves_per_team is None else reserves_per_team
-    if not 1 <= per_team <= len(ruleset.setup_left) or not 1 <= per_team <= len(ruleset.setup_right):
+    if not 1 <= per_team <= len(ruleset.setup_left) or not 1 <= per_team <= len(
+        ruleset.setup_right
+    ):
         raise ValueError(f"players per team must be 1..{len(ruleset.setup_left)}")
     if reserves < 0:
         raise ValueError("reserves per team cannot be negative")
@@ -84,18 +110,35 @@ def new_match(
         roll_d, direction = dice.pick(directions)
         roll_h, height = dice.pick(heights)
         events.append(
-            Event(0, 0, 0, Kind.BALL_DIRECTION,
-                  {"ball": name, "cell": ruleset.ball_start_cell, "direction": direction.name},
-                  p=1 / len(directions), roll=roll_d)
+            Event(
+                0,
+                0,
+                0,
+                Kind.BALL_DIRECTION,
+                {"ball": name, "cell": ruleset.ball_start_cell, "direction": direction.name},
+                p=1 / len(directions),
+                roll=roll_d,
+            )
         )
         events.append(
-            Event(0, 0, 0, Kind.BALL_DIRECTION,
-                  {"ball": name, "cell": ruleset.ball_start_cell, "height": height},
-                  p=1 / len(heights), roll=roll_h)
+            Event(
+                0,
+                0,
+                0,
+                Kind.BALL_DIRECTION,
+                {"ball": name, "cell": ruleset.ball_start_cell, "height": height},
+                p=1 / len(heights),
+                roll=roll_h,
+            )
         )
         balls.append(
-            BallState(name=name, status="free", cell=ruleset.ball_start_cell, height=height,
-                      direction=direction)
+            BallState(
+                name=name,
+                status="free",
+                cell=ruleset.ball_start_cell,
+                height=height,
+                direction=direction,
+            )
         )
     state = MatchState(
         ruleset=ruleset.name,
@@ -103,7 +146,9 @@ def new_match(
         tick=0,
         teams=(
             TeamState("left", names.get("left", "left"), enchanted_left=ruleset.enchanted_per_team),
-            TeamState("right", names.get("right", "right"), enchanted_left=ruleset.enchanted_per_team),
+            TeamState(
+                "right", names.get("right", "right"), enchanted_left=ruleset.enchanted_per_team
+            ),
         ),
         players=tuple(players),
         balls=tuple(balls),

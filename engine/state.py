@@ -46,9 +46,9 @@ class PlayerState:
     number: int
     name: str
     status: PlayerStatus = "active"
-    cell: int | None = None          # None while off the field
+    cell: int | None = None  # None while off the field
     height: int | None = None
-    balls: tuple[str, ...] = ()      # ball names held, at most two
+    balls: tuple[str, ...] = ()  # ball names held, at most two
     return_round: int | None = None  # hospital: the round whose return tick launches him
     swallowed_by: Side | None = None
 
@@ -93,16 +93,16 @@ class PlayerState:
 
 @dataclass(frozen=True, slots=True)
 class BallState:
-    name: str                          # black, green, blue, red, yellow
+    name: str  # black, green, blue, red, yellow
     status: BallStatus = "free"
-    cell: int | None = None            # free/vanished: where it is; else where it was last
+    cell: int | None = None  # free/vanished: where it is; else where it was last
     height: int | None = None
-    holder: PlayerRef | None = None    # held: who has it
+    holder: PlayerRef | None = None  # held: who has it
     direction: Direction | None = None  # free flight direction
-    pass_ticks_left: int = 0           # ticks it still keeps a pass's direction (§5)
-    spell: str | None = None           # enchanted with this spell (secret, §5)
-    enchanted_by: Side | None = None   # the team that enchanted it (secret, §5)
-    swallowed_by: Side | None = None   # swallowed: which dragon
+    pass_ticks_left: int = 0  # ticks it still keeps a pass's direction (§5)
+    spell: str | None = None  # enchanted with this spell (secret, §5)
+    enchanted_by: Side | None = None  # the team that enchanted it (secret, §5)
+    swallowed_by: Side | None = None  # swallowed: which dragon
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -144,14 +144,14 @@ class DragonState:
     head: int
     facing: Direction
     height: int
-    mouth_open: bool = True            # as it was during the last tick resolved
-    effect: str | None = None          # lasting effect of the last ball: daze or sneeze
+    mouth_open: bool = True  # as it was during the last tick resolved
+    effect: str | None = None  # lasting effect of the last ball: daze or sneeze
     pending_effects: tuple[str, ...] = ()  # start at the next tick (§9.3б)
-    extinguished: bool = False         # blue ball: no fire ever again
-    paralysed: bool = False            # yellow ball: never moves again
-    short_left: int = 0                # fire budget (§6)
+    extinguished: bool = False  # blue ball: no fire ever again
+    paralysed: bool = False  # yellow ball: never moves again
+    short_left: int = 0  # fire budget (§6)
     volleys_left: int = 0
-    open_ticks: int = 0                # ticks the mouth stays open to catch breath
+    open_ticks: int = 0  # ticks the mouth stays open to catch breath
     swallowed_players: tuple[PlayerRef, ...] = ()
     swallowed_balls: tuple[str, ...] = ()
 
@@ -324,7 +324,9 @@ class MatchState:
         try:
             version = d.get("version")
             if version != STATE_VERSION:
-                raise StateError(f"state version {version!r} is not supported (expected {STATE_VERSION})")
+                raise StateError(
+                    f"state version {version!r} is not supported (expected {STATE_VERSION})"
+                )
             teams = [TeamState.from_json(t) for t in d["teams"]]
             dragons = [DragonState.from_json(x) for x in d["dragons"]]
             if [t.side for t in teams] != ["left", "right"] or [x.side for x in dragons] != [
