@@ -22,13 +22,15 @@ from typing import Any
 class Kind(StrEnum):
     ROUND_START = "round_start"  # {}
     SUBSTITUTION = "substitution"  # {side, out, in}
+    SUBSTITUTION_REFUSED = "substitution_refused"  # {side, out, in, reason}
     PENALTY_THROW_IN = "penalty_throw_in"  # {side, number, ball, cell, height, direction}
     PENALTY_NOTHING = "penalty_nothing"  # {side}: the team held no ball
     PLAYER_MOVE = "player_move"  # {side, number, from_cell, from_height, cell, height}
-    PLAYER_LAUNCH = "player_launch"  # {side, number, cell, height}: back from hospital
-    NO_ORDER = "no_order"  # {side, number}: stays, drops his balls (§4)
+    PLAYER_LAUNCH = "player_launch"  # {side, number, cell, height, ordered}: back from hospital
+    NO_ORDER = "no_order"  # {side, number, reason}: stays, drops his balls (§4)
     BALL_DROPPED = "ball_dropped"  # {ball, side, number, cell, height, reason}
-    DRAGON_MOVE = "dragon_move"  # {side, move, height_step, head, facing, height, cells}
+    # {side, move, height_step, head, facing, height, cells, ordered, refused}
+    DRAGON_MOVE = "dragon_move"
     DRAGON_MOUTH = "dragon_mouth"  # {side, open, reason}
     FIRE = "fire"  # {side, fire, cells, random, short_left, volleys_left}
     FIRE_REFUSED = "fire_refused"  # {side, fire, reason}
@@ -36,6 +38,7 @@ class Kind(StrEnum):
     BALL_MOVE = "ball_move"  # {ball, from_cell, cell, height, direction, visible}
     BALL_BOUNCE = "ball_bounce"  # {ball, cell, direction, reason} + p=1/n
     BALL_DIRECTION = "ball_direction"  # {ball, cell, direction} + p=1/n: a new random course
+    BALL_HEIGHT = "ball_height"  # {ball, cell, height} + p=1/n: a random height (throw-in)
     YELLOW_VANISH = "yellow_vanish"  # {ball, cell} + p/roll/ok
     YELLOW_APPEAR = "yellow_appear"  # {ball, cell} + p/roll/ok
     PASS = "pass"  # {ball, side, number, from_cell, cell, height, spell}
@@ -55,6 +58,7 @@ class Kind(StrEnum):
     CATCH_ROLL = "catch_roll"  # {side, number, ball, where, second} + p/roll/ok
     CATCH_PICK = "catch_pick"  # {ball, side, number, candidates} + p=1/n
     CATCH = "catch"  # {side, number, ball, from_pass}
+    CATCH_NOTHING = "catch_nothing"  # {side, number, ball, reason}: nothing to catch
     DISENCHANT = "disenchant"  # {side, number, ball, spell, counter}
     BLUDGER = "bludger"  # {side, number, ball, spell}: knocked down (§5)
     PASS_MISSED = "pass_missed"  # {ball, cell, height, direction}

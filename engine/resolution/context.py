@@ -1,0 +1,136 @@
+"""One tick's resolution context: the working state, orders, dice and log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..dice import Dice
+from ..events import Event, Kind
+from ..geometry import Direction, Side
+from ..orders import DragonOrder, PlayerOrder, RoundOrders
+from ..ruleset import Ruleset
+from .geo import on_field_directions
+from .work import WBall, Work, WPlayer
+
+__all__ = ["OrderIndex", "Tick", "other"]
+
+
+def other(side: Side) -> Side:
+    return "right" if side == "left" else "left"
+
+
+class OrderIndex:
+    """Orders by (side, number, tick) and (side, tick); the first one wins,
+    as :meth:`RoundOrders.player_order` reads them."""
+
+    __slots__ = ("dragons", "penalties", "players", "substitutions")
+
+    def __init__(self, orders: RoundOrders) -> None:
+        self.players: dict[tuple[Side, int, int], PlayerOrder] = {}
+        for o in orders.players:
+            self.players.setdefault((o.side, o.number, o.tick), o)
+        self.dragons: dict[tuple[Side, int], DragonOrder] = {}
+        for d in orders.dragons:
+            self.dragons.setdefault((d.side, d.tick), d)
+        self.substitutions = orders.substitutions
+        self.penalties = orders.penalties
+
+
+class Tick:
+    """Everything one tick's steps share.  ``emit`` appends to the log."""
+
+    __slots__ = ("dice", "events", "orders", "round", "rules", "tick", "w")
+
+    def __init__(
+        self, w: Work, orders: OrderIndex, rules: Ruleset, dice: Dice, events: list[Event]
+    ) -> None:
+        self.w = w
+        self.orders = orders
+        self.rules = rules
+        self.dice = dice
+        self.events = events
+        self.round = w.round
+        self.tick = w.tick + 1
+
+    def emit(
+        self,
+        step: int,
+        kind: Kind,
+        data: dict[str, Any],
+        p: float | None = None,
+        roll: float | None = None,
+        ok: bool | None = None,
+    ) -> None:
+        self.events.append(Event(self.round, self.tick, step, kind, data, p, roll, ok))
+
+    def chance(self, step: int, kind: Kind, data: dict[str, Any], p: float) -> bool:
+        """Draw against ``p`` and record it."""
+        roll, ok = self.dice.chance(p)
+        self.events.append(Event(self.round, self.tick, step, kind, data, p, roll, ok))
+        return ok
+
+    def random_direction(
+        self, step: int, ball: WBall, choices: tuple[Direction, ...] | list[Direction]
+    ) -> Direction:
+        """A fair pick of a new course for ``ball``, recorded as ball_direction."""
+        roll, d = self.dice.pick(choices)
+        self.emit(
+            step,
+            Kind.BALL_DIRECTION,
+            {"ball": ball.name, "cell": ball.cell, "direction": d.name},
+            1 / len(choices),
+            roll,
+        )
+        return d
+
+    def release(self, step: int, ball: WBall, player: WPlayer, reason: str) -> None:
+        """``player`` lets go of ``ball`` where he is: it goes into free flight
+        with a random course, uncatchable this tick, and may be swallowed at
+        step 7 (§4, §9.6, §9.7)."""
+        player.balls.remove(ball)
+        ball.holder = None
+        ball.status = "free"
+        ball.cell = player.cell
+        ball.height = player.height
+        ball.catchable = False
+        ball.released = True
+        ball.passed = False
+        ball.pass_ticks_left = 0
+        self.emit(
+            step,
+            Kind.BALL_DROPPED,
+            {
+                "ball": ball.name,
+                "side": player.side,
+                "number": player.number,
+                "cell": ball.cell,
+                "height": ball.height,
+                "reason": reason,
+            },
+        )
+        assert ball.cell is not None
+        ball.direction = self.random_direction(step, ball, on_field_directions(ball.cell))
+
+    def fall(self, step: int, player: WPlayer, cause: str) -> None:
+        """§4: the player falls; he spends h × rounds_per_height rounds in the
+        hospital wing and his balls go into free flight."""
+        height = player.height or self.rules.min_height
+        back = self.round + height * self.rules.hospital_rounds_per_height
+        self.emit(
+            step,
+            Kind.FALL,
+            {
+                "side": player.side,
+                "number": player.number,
+                "cell": player.cell,
+                "height": player.height,
+                "cause": cause,
+                "return_round": back,
+            },
+        )
+        for b in tuple(player.balls):
+            self.release(step, b, player, "fall")
+        player.status = "hospital"
+        player.cell = player.height = None
+        player.return_round = back
+        player.out_this_tick = True

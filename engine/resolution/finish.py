@@ -1,0 +1,49 @@
+"""End of a tick and of a round: the end conditions of §1."""
+
+from __future__ import annotations
+
+from ..events import Kind
+from .context import Tick
+
+__all__ = ["end_of_tick"]
+
+
+def end_of_tick(t: Tick) -> None:
+    """Checks 1, 2 and 4 of §1 after every tick and the round limit after the
+    round's last tick; moves the state on to the next round."""
+    w = t.w
+    w.tick = t.tick
+    reason = _ended(t)
+    if reason is None and t.tick >= t.rules.ticks_per_round:
+        t.emit(7, Kind.ROUND_END, {})
+        if w.round >= t.rules.max_rounds:
+            reason = "max_rounds"
+        else:
+            w.round += 1
+            w.tick = 0
+    if reason is not None:
+        w.status = "ended"
+        w.end_reason = reason
+        score = {"left": w.teams["left"].score, "right": w.teams["right"].score}
+        t.emit(7, Kind.MATCH_END, {"reason": reason, "score": score})
+
+
+def _ended(t: Tick) -> str | None:
+    w = t.w
+    in_play = 0
+    any_in_play = False
+    for b in w.balls:
+        if b.status != "swallowed" and b.status != "burnt":
+            any_in_play = True
+            in_play += b.value
+    if not any_in_play:
+        return "all_balls"
+    for side in ("left", "right"):
+        team = [p for p in w.players if p.side == side]
+        if team and all(p.status == "swallowed" for p in team):
+            return "team_swallowed"
+    if t.rules.end_when_decided:
+        lead = abs(w.teams["left"].score - w.teams["right"].score)
+        if lead > in_play:
+            return "decided"
+    return None

@@ -1,0 +1,126 @@
+"""Step 0: start of round (substitutions), ball effects, penalty throw-ins."""
+
+from __future__ import annotations
+
+from ..events import Kind
+from ..geometry import Side
+from .context import Tick
+from .geo import on_field_directions
+from .work import WBall, WPlayer
+
+__all__ = ["start_of_tick", "substitution_problem"]
+
+LASTING = ("daze", "sneeze")
+
+
+def start_of_tick(t: Tick) -> None:
+    if t.tick == 1:
+        t.emit(0, Kind.ROUND_START, {})
+        for s in t.orders.substitutions:
+            _substitute(t, s.side, s.out_number, s.in_number)
+    _effects(t)
+    _penalties(t)
+
+
+def substitution_problem(out_p: WPlayer | None, in_p: WPlayer | None, round_: int) -> str | None:
+    """Why a substitution cannot happen now (§8), or None."""
+    if out_p is None or in_p is None:
+        return "unknown"
+    if out_p.status == "swallowed":
+        return "swallowed"
+    if out_p.status == "reserve" or in_p.status != "reserve":
+        return "not_reserve"
+    if in_p.return_round is not None and in_p.return_round > round_:
+        return "injured"
+    return None
+
+
+def _substitute(t: Tick, side: Side, out_number: int, in_number: int) -> None:
+    w = t.w
+    out_p = w.by_key.get((side, out_number))
+    in_p = w.by_key.get((side, in_number))
+    data = {"side": side, "out": out_number, "in": in_number}
+    problem = substitution_problem(out_p, in_p, t.round)
+    if problem is not None or out_p is None or in_p is None:
+        t.emit(0, Kind.SUBSTITUTION_REFUSED, {**data, "reason": problem})
+        return
+    # §8 (interpretation): the reserve takes the place of the player going off,
+    # on the field (cell, height, balls) or in the hospital wing, where he
+    # launches on this round's return tick.
+    in_p.status = out_p.status
+    in_p.cell, in_p.height = out_p.cell, out_p.height
+    in_p.balls, out_p.balls = out_p.balls, []
+    for b in in_p.balls:
+        b.holder = in_p
+    in_p.return_round = t.round if out_p.status == "hospital" else None
+    out_p.status = "reserve"
+    out_p.cell = out_p.height = None
+    t.emit(0, Kind.SUBSTITUTION, data)
+
+
+def _effects(t: Tick) -> None:
+    """§9.3б: the magic of a ball swallowed last tick takes hold now."""
+    rules = t.rules
+    for d in t.w.dragons:
+        if not d.pending:
+            continue
+        for effect in d.pending:
+            # A new ball ends the lasting effect of the previous one (§1).
+            d.effect = effect if effect in LASTING else None
+            if effect == "extinguish":
+                d.extinguished = True
+            elif effect == "paralyse":
+                d.paralysed = True
+                d.height = rules.dragon.paralysed_height
+            t.emit(0, Kind.EFFECT_START, {"dragon": d.side, "effect": effect})
+        d.pending = []
+
+
+def _penalties(t: Tick) -> None:
+    """§10: the lowest-value ball the team holds is thrown in at the centre."""
+    done: dict[Side, int] = {}
+    rules = t.rules
+    for pen in t.orders.penalties:
+        if pen.tick != t.tick or done.get(pen.side, 0) >= rules.max_throw_ins_per_tick:
+            continue
+        done[pen.side] = done.get(pen.side, 0) + 1
+        held = [b for p in t.w.players if p.side == pen.side for b in p.balls]
+        if not held:
+            t.emit(0, Kind.PENALTY_NOTHING, {"side": pen.side})
+            continue
+        ball = min(held, key=_value_rank)
+        holder = ball.holder
+        assert holder is not None
+        holder.balls.remove(ball)
+        ball.holder = None
+        ball.status = "free"
+        ball.cell = rules.throw_in_cell
+        ball.catchable = False
+        ball.released = True
+        ball.pass_ticks_left = 0
+        roll_h, height = t.dice.pick(rules.heights)
+        t.emit(
+            0,
+            Kind.BALL_HEIGHT,
+            {"ball": ball.name, "cell": ball.cell, "height": height},
+            1 / len(rules.heights),
+            roll_h,
+        )
+        ball.height = height
+        ball.direction = t.random_direction(0, ball, on_field_directions(ball.cell))
+        t.emit(
+            0,
+            Kind.PENALTY_THROW_IN,
+            {
+                "side": pen.side,
+                "number": holder.number,
+                "ball": ball.name,
+                "cell": ball.cell,
+                "height": height,
+                "direction": ball.direction.name,
+            },
+        )
+
+
+def _value_rank(b: WBall) -> tuple[int, int]:
+    return b.value, b.rank

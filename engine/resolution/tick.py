@@ -1,0 +1,50 @@
+"""One tick in exactly the order of §9 (steps 0–7)."""
+
+from __future__ import annotations
+
+from ..dice import Dice
+from ..events import Event
+from ..ruleset import Ruleset
+from .contact import catch_free_balls, catch_passes, collisions, steals
+from .context import OrderIndex, Tick
+from .dragons import (
+    burn_balls,
+    dragons_fly,
+    dragons_meet_players,
+    swallow_freed_balls,
+    swallow_landed_passes,
+)
+from .finish import end_of_tick
+from .flight import balls_fly, players_fly, throw_passes
+from .start import start_of_tick
+from .work import Work, reset_tick_flags
+
+__all__ = ["run_tick"]
+
+
+def run_tick(w: Work, orders: OrderIndex, rules: Ruleset, dice: Dice, events: list[Event]) -> None:
+    """Resolve tick ``w.tick + 1`` of round ``w.round`` in place."""
+    reset_tick_flags(w)
+    t = Tick(w, orders, rules, dice, events)
+    # 0. start of round and tick
+    start_of_tick(t)
+    # 1. flights: players, dragons (mouth, fire), free balls, passes
+    players_fly(t)
+    dragons_fly(t)
+    balls_fly(t)
+    throw_passes(t)
+    # 2. passes landed where an open mouth can swallow them
+    swallow_landed_passes(t)
+    # 3. players with each other, then with dragons and fire
+    collisions(t)
+    dragons_meet_players(t)
+    burn_balls(t)
+    # 4. passes caught
+    catch_passes(t)
+    # 5. steals
+    steals(t)
+    # 6. balls in free flight caught
+    catch_free_balls(t)
+    # 7. balls freed this tick swallowed; end conditions
+    swallow_freed_balls(t)
+    end_of_tick(t)
