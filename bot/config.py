@@ -240,6 +240,14 @@ class MailConfig(_Section):
     max_message_bytes: int = Field(default=1_000_000, gt=0)
     require_passphrase: bool = True
     accept_dkim: bool = False
+    # Only DKIM results stamped with our own receiving server's id can be trusted.
+    dkim_authserv_id: str | None = None
+
+    @model_validator(mode="after")
+    def _complete(self) -> MailConfig:
+        if self.accept_dkim and _blank(self.dkim_authserv_id):
+            _require("dkim_authserv_id", "field required when mail.accept_dkim is true")
+        return self
 
 
 class LoggingConfig(_Section):
