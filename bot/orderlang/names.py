@@ -1,0 +1,90 @@
+"""Players by name or number: exact, inflected, prefix, then "did you mean".
+
+Names are compared by :func:`lexicon.skeleton`, so case, е/ё, look-alike
+letters and Latin transliteration do not matter ("Kuznetsov" is Кузнецов).
+A player matches by his full roster name or its last word (the surname); an
+inflected form ("у Смирнова") matches when the ending is dropped; three or
+more first letters match when only one player's name starts so.  Two
+players fitting is an ambiguity, never a guess.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from engine.state import PlayerState
+
+from .lexicon import norm_word, skeleton
+
+__all__ = ["NameMatch", "display_name", "find_player", "player_keys"]
+
+_ENDINGS = ("ому", "ым", "ом", "ой", "им", "ем", "ого", "а", "у", "е", "ы")
+
+
+@dataclass(frozen=True, slots=True)
+class NameMatch:
+    player: PlayerState | None = None
+    candidates: tuple[PlayerState, ...] = ()  # two or more: ambiguous
+    suggestions: tuple[PlayerState, ...] = ()  # near misses
+
+
+def player_keys(player: PlayerState) -> tuple[str, ...]:
+    """The skeletons a player answers to: full name and surname."""
+    return _name_keys(player.name)
+
+
+@lru_cache(maxsize=1024)
+def _name_keys(name: str) -> tuple[str, ...]:
+    words = [norm_word(w) for w in name.split()]
+    if not words:
+        return ()
+    keys = {skeleton("".join(words)), skeleton(words[-1])}
+    keys.discard("")
+    return tuple(sorted(keys))
+
+
+def _unique(players: Sequence[PlayerState]) -> tuple[PlayerState, ...]:
+    seen: dict[tuple[str, int], PlayerState] = {}
+    for p in players:
+        seen.setdefault((p.side, p.number), p)
+    return tuple(seen.values())
+
+
+def find_player(words: Sequence[str], pool: Sequence[PlayerState]) -> NameMatch:
+    """Who ``words`` (normalised) name among ``pool``."""
+    key = skeleton("".join(words))
+    if not key:
+        return NameMatch()
+    keyed = [(p, player_keys(p)) for p in pool]
+    exact = _unique([p for p, keys in keyed if key in keys])
+    if not exact:
+        stems = {key[: -len(skeleton(e))] for e in _ENDINGS if key.endswith(skeleton(e))}
+        stems.discard("")
+        exact = _unique([p for p, keys in keyed if stems & set(keys)])
+    if len(exact) == 1:
+        return NameMatch(player=exact[0])
+    if exact:
+        return NameMatch(candidates=exact)
+    if len(key) >= 3:
+        prefixed = _unique([p for p, keys in keyed if any(k.startswith(key) for k in keys)])
+        if len(prefixed) == 1:
+            return NameMatch(player=prefixed[0])
+        if prefixed:
+            return NameMatch(candidates=prefixed)
+    by_key: dict[str, list[PlayerState]] = {}
+    for p, keys in keyed:
+        for k in keys:
+            by_key.setdefault(k, []).append(p)
+    close = difflib.get_close_matches(key, list(by_key), n=3, cutoff=0.7)
+    return NameMatch(suggestions=_unique([p for k in close for p in by_key[k]]))
+
+
+def display_name(player: PlayerState, pool: Sequence[PlayerState]) -> str:
+    """How to write a player so that he alone is meant: his name, or his number."""
+    words = [norm_word(w) for w in player.name.split()]
+    if words and find_player(words, pool).player == player:
+        return player.name
+    return str(player.number)

@@ -1,0 +1,245 @@
+"""``parse_message``: a whole message → valid orders, clears and every error.
+
+Three steps with separate error kinds: syntax (:mod:`.syntax`, no state),
+names (:mod:`.resolve`: unknown, ambiguous, forbidden), and legality (the
+engine's ``check_orders`` against the position: illegal orders are dropped,
+the rest kept).  Nothing but :class:`OrderLanguageError` ever leaves here,
+and that only for an internal failure: bad input is reported, not raised.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from typing import Any, Final
+
+from engine.geometry import Side
+from engine.orders import DragonOrder, Penalty, PlayerOrder, RoundOrders, Substitution
+from engine.problems import Problem
+from engine.ruleset import Ruleset
+from engine.state import MatchState, other_side
+
+from .errors import OrderError, OrderLanguageError
+from .lexicon import KEYWORD_TYPES
+from .messages import (
+    ENGINE_CODE_ALIASES,
+    describe_expected,
+    lang_of,
+    localise_params,
+    message,
+)
+from .resolve import Resolver
+from .result import Order, ParseResult, apply_clears
+from .syntax import Line, SyntaxIssue, parse_line, split_lines, tokenize
+
+__all__ = ["MAX_MESSAGE_BYTES", "parse_message"]
+
+MAX_MESSAGE_BYTES: Final = 20 * 1024
+_MAX_LEGALITY_ROUNDS: Final = 4
+_KEYWORDS: Final = tuple(w for w in KEYWORD_TYPES if len(w) >= 4)
+_FLIGHT_CODES: Final = frozenset(
+    {"launch_cell", "cell_invalid", "height_invalid", "too_far", "height_step"}
+)
+_ACTION_PREFIXES: Final = (
+    "pass_",
+    "spell_",
+    "counter_",
+    "enchant_",
+    "ball_",
+    "hands_",
+    "steal_",
+    "dragon_",
+    "fire_",
+)
+
+
+def parse_message(
+    text: str,
+    *,
+    state: MatchState,
+    ruleset: Ruleset,
+    side: Side | None,
+    lang: str = "ru",
+    controllable: frozenset[int] | None = None,
+    dragon_allowed: bool = True,
+    on_file: RoundOrders | None = None,
+    check_legality: bool = True,
+) -> ParseResult:
+    """Read an order message of team ``side`` (None: a game master).
+
+    ``controllable`` limits the shirt numbers the writer may order (None:
+    his whole team), ``dragon_allowed`` whether he may order the dragon.
+    ``on_file`` is the team's sheet already stored for the round: legality
+    is checked on it merged with this message (a tick-2 flight is measured
+    from the tick-1 order on file).  ``check_legality=False`` reads names
+    only (the round-trip tests and a syntax-only check use it).
+    """
+    try:
+        return _parse(
+            text, state, ruleset, side, lang, controllable, dragon_allowed, on_file, check_legality
+        )
+    except OrderLanguageError:
+        raise
+    except Exception as exc:  # a bug of ours or of the engine: one documented type
+        raise OrderLanguageError(f"internal error while reading orders: {exc!r}") from exc
+
+
+def _parse(
+    text: str,
+    state: MatchState,
+    ruleset: Ruleset,
+    side: Side | None,
+    lang: str,
+    controllable: frozenset[int] | None,
+    dragon_allowed: bool,
+    on_file: RoundOrders | None,
+    check_legality: bool,
+) -> ParseResult:
+    if not isinstance(text, str):
+        raise OrderLanguageError(f"an order message is text, not {type(text).__name__}")
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_MESSAGE_BYTES:
+        err = OrderError(
+            "too_large", 0, "", 0, 0,
+            message("too_large", lang, size=size, limit=MAX_MESSAGE_BYTES), "too_large",
+        )  # fmt: skip
+        return ParseResult(errors=(err,))
+    resolver = Resolver(state, ruleset, side, lang, controllable, dragon_allowed)
+    syntax_errors: list[OrderError] = []
+    for number, raw in enumerate(split_lines(text), start=1):
+        line = parse_line(number, raw)
+        if line.issue is not None:
+            syntax_errors.append(_syntax_error(line, line.issue, lang))
+        resolver.feed(line)
+    errors = sorted(syntax_errors + resolver.errors, key=lambda e: e.line)
+    if any(e.kind == "wrong_round" for e in errors):
+        return ParseResult(errors=tuple(errors), round=resolver.round)
+    orders = RoundOrders(
+        players=tuple(resolver.players.values()),
+        dragons=tuple(resolver.dragons.values()),
+        substitutions=tuple(resolver.substs.values()),
+        penalties=tuple(resolver.penalties.values()),
+    )
+    clears = tuple(resolver.clears)
+    if check_legality:
+        base = apply_clears(on_file or RoundOrders(), clears)
+        orders, illegal = _legality(state, ruleset, side, base, orders, resolver, lang)
+        errors = sorted(errors + illegal, key=lambda e: e.line)
+    line_of = {o: n for o, n in resolver.line_of.items() if _contains(orders, o)}
+    return ParseResult(orders, clears, tuple(errors), resolver.round, line_of)
+
+
+def _contains(orders: RoundOrders, order: Order) -> bool:
+    match order:
+        case PlayerOrder():
+            return order in orders.players
+        case DragonOrder():
+            return order in orders.dragons
+        case Substitution():
+            return order in orders.substitutions
+        case Penalty():
+            return order in orders.penalties
+
+
+# -- syntax errors ---------------------------------------------------------------------
+
+
+def _syntax_error(line: Line, issue: SyntaxIssue, lang: str) -> OrderError:
+    params: dict[str, Any] = dict(issue.params)
+    code, start, end = issue.code, issue.start, issue.end
+    suggestions: tuple[str, ...] = ()
+    if code in ("syntax_token", "syntax_end"):
+        guess = _misspelt_keyword(line.text, start)
+        if guess is not None:
+            code, start, end, suggestions = "syntax_word", guess[0], guess[1], (guess[2],)
+            params["got"] = line.text[start:end]
+        params["expected"] = describe_expected(params.get("expected", ()), lang)
+    text = message(code, lang, **params)
+    if suggestions:
+        text += " " + message("suggest", lang, suggestions=_quote(suggestions, lang))
+    return OrderError("syntax", line.number, line.text, start, end, text, code, suggestions)
+
+
+def _misspelt_keyword(text: str, at: int) -> tuple[int, int, str] | None:
+    """A word up to the failure point that looks like a misspelt keyword ("ловть")."""
+    words = [w for w in tokenize(text.split("//")[0]) if w.kind == "WORD" and w.start <= at]
+    for w in reversed(words[1:] if len(words) > 1 and words[0].start < at else words):
+        if len(w.value) < 3:
+            continue
+        close = difflib.get_close_matches(w.value, _KEYWORDS, n=1, cutoff=0.8)
+        if close:
+            return w.start, w.end, close[0]
+    return None
+
+
+def _quote(items: Iterable[str], lang: str) -> str:
+    return ", ".join(f"«{s}»" if lang_of(lang) == 0 else f"“{s}”" for s in items)
+
+
+# -- legality -------------------------------------------------------------------------
+
+
+def _legality(
+    state: MatchState,
+    ruleset: Ruleset,
+    side: Side | None,
+    base: RoundOrders,
+    orders: RoundOrders,
+    resolver: Resolver,
+    lang: str,
+) -> tuple[RoundOrders, list[OrderError]]:
+    """The engine's check on the sheet with this message merged in; orders it
+    refuses are dropped (and the check repeated: a dropped tick-1 flight moves
+    the start of tick 2)."""
+    from engine.legality import check_orders  # imported late: the engine's newest module
+
+    errors: list[OrderError] = []
+    seen: set[tuple[int, str]] = set()
+    for _ in range(_MAX_LEGALITY_ROUNDS):
+        problems = check_orders(state, base.merged(orders), ruleset, side=side)
+        refused: set[Any] = set()
+        for p in problems:
+            line = resolver.line_of.get(p.order) if p.order is not None else None
+            if p.order is not None and line is None:
+                continue  # about an order already on file, not this message's
+            if p.order is not None:
+                refused.add(p.order)
+            err = _illegal(p, line or 0, resolver, state, lang)
+            if (err.line, err.code + err.message) not in seen:
+                seen.add((err.line, err.code + err.message))
+                errors.append(err)
+        if not refused:
+            break
+        orders = RoundOrders(
+            players=tuple(o for o in orders.players if o not in refused),
+            dragons=tuple(o for o in orders.dragons if o not in refused),
+            substitutions=tuple(o for o in orders.substitutions if o not in refused),
+            penalties=tuple(o for o in orders.penalties if o not in refused),
+        )
+    return orders, errors
+
+
+def _illegal(p: Problem, line: int, resolver: Resolver, state: MatchState, lang: str) -> OrderError:
+    code = str(p.code.value)
+    params = dict(p.params)
+    order_side: Side | None = getattr(p.order, "side", None)
+    if order_side is not None:
+        for key, owner in (("number", order_side), ("target", other_side(order_side))):
+            value = params.get(key)
+            if isinstance(value, int) and (pl := state.find_player(owner, value)) is not None:
+                params[key] = f"{pl.name} ({value})" if pl.name else str(value)
+    if isinstance(params.get("side"), str) and params["side"] in ("left", "right"):
+        params["side"] = state.team(params["side"]).name
+    params.setdefault("ticks", resolver.ruleset.ticks_per_round)
+    text = message(ENGINE_CODE_ALIASES.get(code, code), lang, **localise_params(params, lang))
+    source = resolver.line_text(line)
+    spans = resolver.spans.get(p.order, {}) if p.order is not None else {}
+    part = (
+        "flight"
+        if code in _FLIGHT_CODES
+        else "action"
+        if code.startswith(_ACTION_PREFIXES)
+        else "all"
+    )
+    start, end = spans.get(part) or spans.get("all") or (0, len(source))
+    return OrderError("illegal", line, source, start, end, text, code)

@@ -1,0 +1,215 @@
+"""Orders back to canonical text: ``parse_message(format_orders(x)).orders == x``.
+
+The canonical form: a ``Раунд N`` line, then per team a ``Команда …`` line,
+its substitutions, then ``Такт N`` blocks with one line per player (by shirt
+number) and the dragon last.  Players are written by name when the name
+alone finds them, otherwise by number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from engine.geometry import SIDES, Side
+from engine.orders import Catch, DragonOrder, Pass, PlayerOrder, RoundOrders, Steal
+from engine.ruleset import Ruleset
+from engine.state import MatchState, PlayerState, other_side
+
+from .errors import OrderError
+from .messages import BALL_LABELS, lang_of
+from .names import display_name
+from .syntax import tokenize
+
+__all__ = ["format_errors", "format_orders", "format_sheet"]
+
+# Canonical words: (Russian, English).
+_W = {
+    "round": ("Раунд", "Round"),
+    "tick": ("Такт", "Tick"),
+    "team": ("Команда", "Team"),
+    "dragon": ("Дракон", "Dragon"),
+    "subst": ("Замена", "Substitution"),
+    "penalty": ("Штраф", "Penalty"),
+    "h": ("в", "h"),
+    "pass": ("пас", "pass"),
+    "to": ("->", "to"),
+    "spell": ("", "spell "),
+    "catch": ("ловить", "catch"),
+    "counter": ("", "counter "),
+    "steal": ("отнять", "steal"),
+    "forward": ("вперёд", "forward"),
+    "left": ("налево", "left"),
+    "right": ("направо", "right"),
+    "stay": ("стоять", "stay"),
+    "up": ("вверх", "up"),
+    "down": ("вниз", "down"),
+    "short": ("пламя", "flame"),
+    "volley": ("залп", "volley"),
+    "none": ("Приказов нет.", "No orders."),
+    "missing": ("Ещё нет приказа:", "No order yet:"),
+    "dragon_stays": ("дракон (будет стоять)", "dragon (will stay)"),
+    "launch": ("вылет", "launch"),
+    "errors": ("Ошибки", "Errors"),
+}
+
+
+def _w(key: str, lang: str) -> str:
+    return _W[key][lang_of(lang)]
+
+
+def _writable(player: PlayerState, pool: Sequence[PlayerState]) -> str:
+    """The player's name if the parser reads it back as him, else his number."""
+    name = display_name(player, pool)
+    words = tokenize(name)
+    if name != str(player.number) and (
+        len(words) != len(name.split()) or any(w.kind != "WORD" for w in words)
+    ):
+        return str(player.number)  # a name that is also a keyword ("Пас") or has digits
+    return name
+
+
+def _player_name(state: MatchState, side: Side, number: int) -> str:
+    p = state.find_player(side, number)
+    return str(number) if p is None else _writable(p, state.team_players(side))
+
+
+def _spell(name: str, ruleset: Ruleset, lang: str) -> str:
+    for pair in ruleset.spells:
+        if name == pair.spell:
+            return pair.spell_ru if lang_of(lang) == 0 else pair.spell
+        if name == pair.counter:
+            return pair.counter_ru if lang_of(lang) == 0 else pair.counter
+    return name
+
+
+def _ball(name: str, lang: str) -> str:
+    pair = BALL_LABELS.get(name)
+    return name if pair is None else pair[lang_of(lang)]
+
+
+def _player_line(o: PlayerOrder, state: MatchState, ruleset: Ruleset, lang: str) -> str:
+    h = _w("h", lang)
+    text = f"{_player_name(state, o.side, o.number)}: {o.cell} {h}{o.height}"
+    match o.action:
+        case Pass(ball, cell, height, spell):
+            text += f", {_w('pass', lang)} {_ball(ball, lang)} {_w('to', lang)} {cell} {h}{height}"
+            if spell:
+                text += f" {_w('spell', lang)}{_spell(spell, ruleset, lang)}"
+        case Catch(ball, counter):
+            text += f", {_w('catch', lang)}"
+            if ball:
+                text += f" {_ball(ball, lang)}"
+            if counter:
+                text += f" {_w('counter', lang)}{_spell(counter, ruleset, lang)}"
+        case Steal(target):
+            text += f", {_w('steal', lang)} {_player_name(state, other_side(o.side), target)}"
+        case None:
+            pass
+    if o.description:
+        text += " // " + " ".join(o.description.split("\n"))
+    return text
+
+
+def _dragon_line(o: DragonOrder, lang: str) -> str:
+    parts = [_w(o.move, lang)]
+    if o.height_step:
+        parts.append(_w("up" if o.height_step > 0 else "down", lang))
+    if o.fire:
+        parts.append(_w(o.fire, lang))
+    return f"{_w('dragon', lang)}: {', '.join(parts)}"
+
+
+def format_orders(
+    orders: RoundOrders, *, state: MatchState, ruleset: Ruleset, lang: str = "ru"
+) -> str:
+    """The canonical text of ``orders`` ("" when there are none)."""
+    o = orders.sorted()
+    if not (o.players or o.dragons or o.substitutions or o.penalties):
+        return ""
+    out = [f"{_w('round', lang)} {state.round}"]
+    for side in SIDES:
+        players = [p for p in o.players if p.side == side]
+        dragons = [d for d in o.dragons if d.side == side]
+        subs = [s for s in o.substitutions if s.side == side]
+        pens = [p for p in o.penalties if p.side == side]
+        if not (players or dragons or subs or pens):
+            continue
+        out.append(f"{_w('team', lang)} {_team_name(state, side)}")
+        for s in subs:
+            out.append(
+                f"{_w('subst', lang)} {_player_name(state, side, s.out_number)} -> "
+                f"{_player_name(state, side, s.in_number)}"
+            )
+        ticks = sorted(
+            {x.tick for x in players} | {x.tick for x in dragons} | {x.tick for x in pens}
+        )
+        for tick in ticks:
+            out.append(f"{_w('tick', lang)} {tick}")
+            out.extend(_player_line(p, state, ruleset, lang) for p in players if p.tick == tick)
+            out.extend(_dragon_line(d, lang) for d in dragons if d.tick == tick)
+            out.extend(_w("penalty", lang) for p in pens if p.tick == tick)
+    return "\n".join(out)
+
+
+def _team_name(state: MatchState, side: Side) -> str:
+    """The team's name if a team line reads it back, else its side."""
+    name = state.team(side).name
+    words = tokenize(name)
+    if words and all(w.kind == "WORD" for w in words) and len(words) == len(name.split()):
+        other = state.team(other_side(side)).name
+        if name.lower() != other.lower() and not other.lower().startswith(name.lower()):
+            return name
+    return side
+
+
+def format_sheet(
+    orders: RoundOrders,
+    *,
+    state: MatchState,
+    ruleset: Ruleset,
+    side: Side | None,
+    lang: str = "ru",
+) -> str:
+    """The acknowledgement: the orders on file in canonical form, then who
+    still has no order for which tick (active players, a player due to launch
+    from the hospital, the dragon)."""
+    mine = orders if side is None else orders.for_side(side)
+    text = format_orders(mine, state=state, ruleset=ruleset, lang=lang) or _w("none", lang)
+    missing = list(_missing(mine, state, ruleset, (side,) if side else SIDES, lang))
+    if missing:
+        text += "\n\n" + _w("missing", lang) + "\n" + "\n".join(missing)
+    return text
+
+
+def _missing(
+    orders: RoundOrders, state: MatchState, ruleset: Ruleset, sides: tuple[Side, ...], lang: str
+) -> Iterable[str]:
+    ticks = range(state.tick + 1, ruleset.ticks_per_round + 1)
+    for side in sides:
+        pool = state.team_players(side)
+        prefix = f"{state.team(side).name}, " if len(sides) > 1 else ""
+        for tick in ticks:
+            names = []
+            for p in pool:
+                due = p.status == "active" or (
+                    p.status == "hospital"
+                    and p.return_round == state.round
+                    and tick == ruleset.hospital_return_tick
+                )
+                if due and orders.player_order(side, p.number, tick) is None:
+                    label = _writable(p, pool)
+                    names.append(
+                        label if p.status == "active" else f"{label} ({_w('launch', lang)})"
+                    )
+            if orders.dragon_order(side, tick) is None:
+                names.append(_w("dragon_stays", lang))
+            if names:
+                yield f"{prefix}{_w('tick', lang).lower()} {tick}: {', '.join(names)}"
+
+
+def format_errors(errors: Sequence[OrderError], lang: str = "ru") -> str:
+    """Every error rendered (line, caret, message), under a count."""
+    if not errors:
+        return ""
+    body = "\n\n".join(e.render() for e in errors)
+    return f"{_w('errors', lang)} ({len(errors)}):\n\n{body}"

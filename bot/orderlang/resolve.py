@@ -1,0 +1,665 @@
+"""Syntax nodes → engine orders: names to players, words to balls and spells.
+
+:class:`Resolver` walks the lines of a message in order, keeping the context
+(the round and tick headers, the team header of a game master), and collects
+orders, clears and errors.  A later line for the same player (or dragon) and
+tick replaces an earlier one; a clear forgets what came before it.  Legality
+against the position is not checked here (see :mod:`.parse`).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from engine.geometry import Side
+from engine.orders import (
+    Action,
+    Catch,
+    DragonMove,
+    DragonOrder,
+    FireKind,
+    Pass,
+    Penalty,
+    PlayerOrder,
+    Steal,
+    Substitution,
+)
+from engine.ruleset import Ruleset
+from engine.state import MatchState, PlayerState, other_side
+
+from .errors import ErrorKind, OrderError
+from .lexicon import ball_of, norm_word, skeleton
+from .messages import BALL_LABELS, lang_of, message
+from .names import display_name, find_player
+from .result import Clear, Order
+from .syntax import (
+    CatchAct,
+    ClearLine,
+    DragonLine,
+    Flight,
+    Line,
+    PassAct,
+    PenaltyLine,
+    PlayerLine,
+    Ref,
+    RoundHeader,
+    StealAct,
+    SubstLine,
+    TeamHeader,
+    TickHeader,
+    Ticks,
+    Word,
+)
+
+__all__ = ["Resolver", "Span"]
+
+Span = tuple[int, int]
+_MOVES: dict[str, DragonMove] = {
+    "FORWARD": "forward",
+    "LEFT": "left",
+    "RIGHT": "right",
+    "STAY": "stay",
+}
+_SIDE_WORDS: dict[str, Side] = {
+    **dict.fromkeys(("left", "l", "левые", "левая", "левых", "лев", "левая"), "left"),
+    **dict.fromkeys(("right", "r", "правые", "правая", "правых", "прав"), "right"),
+}
+
+
+class _Skip(Exception):
+    """A line that produced an error: stop reading it."""
+
+
+class Resolver:
+    """Reads the lines of one message against ``state``; see :mod:`.parse`."""
+
+    def __init__(
+        self,
+        state: MatchState,
+        ruleset: Ruleset,
+        side: Side | None,
+        lang: str,
+        controllable: frozenset[int] | None,
+        dragon_allowed: bool,
+    ) -> None:
+        self.state = state
+        self.ruleset = ruleset
+        self.side = side
+        self.lang = lang
+        self.controllable = controllable
+        self.dragon_allowed = dragon_allowed
+        self.team: Side | None = side
+        self.team_bad = False
+        self.header: tuple[int, ...] | None = None
+        self.header_bad = 0  # line number of a bad tick header in force
+        self.round: int | None = None
+        self.players: dict[tuple[Side, int, int], PlayerOrder] = {}
+        self.dragons: dict[tuple[Side, int], DragonOrder] = {}
+        self.substs: dict[tuple[Side, int], Substitution] = {}
+        self.penalties: dict[tuple[Side, int], Penalty] = {}
+        self.clears: list[Clear] = []
+        self.errors: list[OrderError] = []
+        self.line_of: dict[Order, int] = {}
+        self.spans: dict[Order, dict[str, Span]] = {}
+        self._last: list[tuple[Side, int, int]] = []
+        self._line: Line | None = None
+        self._texts: dict[int, str] = {}
+        self._spells: dict[str, tuple[str, str, str]] = {}
+        for pair in ruleset.spells:
+            for text in (pair.spell, pair.spell_ru):
+                self._spells[_spell_key(text)] = ("spell", pair.spell, pair.counter_ru)
+            for text in (pair.counter, pair.counter_ru):
+                self._spells[_spell_key(text)] = ("counter", pair.counter, pair.spell_ru)
+
+    # -- errors --------------------------------------------------------------------------
+    def error(
+        self,
+        kind: ErrorKind,
+        code: str,
+        span: Span,
+        suggestions: Iterable[str] = (),
+        **params: Any,
+    ) -> _Skip:
+        """Record an error of the current line; the caller raises what it returns."""
+        line = self._line
+        assert line is not None
+        text = message(code, self.lang, **params)
+        sugg = tuple(dict.fromkeys(suggestions))
+        if sugg:
+            quoted = ", ".join(f"«{s}»" if lang_of(self.lang) == 0 else f"“{s}”" for s in sugg)
+            text += " " + message("suggest", self.lang, suggestions=quoted)
+        self.errors.append(
+            OrderError(kind, line.number, line.text, span[0], span[1], text, code, sugg)
+        )
+        return _Skip()
+
+    def _got(self, span: Span) -> str:
+        assert self._line is not None
+        return self._line.text[span[0] : span[1]].strip()
+
+    # -- lines ---------------------------------------------------------------------------
+    def line_text(self, number: int) -> str:
+        """The text of a line already fed ("" for 0 or an unknown number)."""
+        return self._texts.get(number, "")
+
+    def feed(self, line: Line) -> None:
+        self._line = line
+        self._texts[line.number] = line.text
+        node = line.node
+        if line.desc_only:
+            self._continue_description(line.description)
+            return
+        if node is not None or line.issue is not None:
+            self._last = []
+        try:
+            match node:
+                case RoundHeader():
+                    self._round(node)
+                case TickHeader():
+                    self._tick_header(node.ticks)
+                case TeamHeader():
+                    self._team_header(node)
+                case PlayerLine():
+                    self._player_line(node, line.description)
+                case DragonLine():
+                    self._dragon_line(node)
+                case SubstLine():
+                    self._subst_line(node)
+                case ClearLine():
+                    self._clear_line(node)
+                case PenaltyLine():
+                    self._penalty_line(node)
+                case None:
+                    pass
+        except _Skip:
+            pass
+
+    def _continue_description(self, text: str) -> None:
+        if not text:
+            return
+        for key in self._last:
+            order = self.players.get(key)
+            if order is None:
+                continue
+            joined = f"{order.description} {text}" if order.description else text
+            self._replace_player(key, replace(order, description=joined), self.line_of[order])
+
+    def _round(self, node: RoundHeader) -> None:
+        self.round = node.number
+        if node.ticks:
+            self._tick_header(node.ticks)
+        if node.number != self.state.round:
+            raise self.error(
+                "wrong_round",
+                "wrong_round",
+                (node.start, node.end),
+                got=node.number,
+                current=self.state.round,
+            )
+
+    def _tick_header(self, specs: tuple[Ticks, ...]) -> None:
+        self.header_bad = 0
+        self.header = None
+        try:
+            self.header = self._expand(specs)
+        except _Skip:
+            assert self._line is not None
+            self.header_bad = self._line.number
+            raise
+
+    def _team_header(self, node: TeamHeader) -> None:
+        self.team_bad = True
+        side = self._team_of(node.words)
+        if side is None:
+            raise self.error(
+                "unknown_name",
+                "unknown_team",
+                (node.start, node.end),
+                (t.name for t in self.state.teams),
+                got=self._got((node.start, node.end)),
+            )
+        if self.side is not None and side != self.side:
+            raise self.error(
+                "forbidden",
+                "forbidden_team",
+                (node.start, node.end),
+                team=self.state.team(side).name,
+            )
+        self.team = side
+        self.team_bad = False
+
+    def _team_of(self, words: Sequence[Word]) -> Side | None:
+        values = [w.value for w in words]
+        if len(values) == 1 and values[0] in _SIDE_WORDS:
+            return _SIDE_WORDS[values[0]]
+        key = skeleton("".join(values))
+        found = {
+            t.side for t in self.state.teams if skeleton(norm_word(t.name).replace(" ", "")) == key
+        }
+        if not found and len(key) >= 3:
+            found = {
+                t.side
+                for t in self.state.teams
+                if skeleton(norm_word(t.name).replace(" ", "")).startswith(key)
+            }
+        return found.pop() if len(found) == 1 else None
+
+    # -- ticks ---------------------------------------------------------------------------
+    def _expand(self, specs: tuple[Ticks, ...]) -> tuple[int, ...]:
+        last_tick = self.ruleset.ticks_per_round
+        out: list[int] = []
+        for s in specs:
+            if s.first is None or s.last is None:
+                out.extend(range(self.state.tick + 1, last_tick + 1))
+                continue
+            if s.first > s.last:
+                raise self.error(
+                    "syntax",
+                    "syntax_ticks",
+                    (s.start, s.end),
+                    got=self._got((s.start, s.end)),
+                    ticks=last_tick,
+                )
+            bad = next((t for t in (s.first, s.last) if not 1 <= t <= last_tick), None)
+            if bad is not None:
+                raise self.error(
+                    "illegal", "tick_range", (s.start, s.end), tick=bad, ticks=last_tick
+                )
+            out.extend(range(s.first, s.last + 1))
+        return tuple(dict.fromkeys(out))
+
+    def _ticks(
+        self, specs: tuple[Ticks, ...], span: Span, *, default_all: bool = False
+    ) -> tuple[int, ...] | None:
+        """The ticks a line is for; None: every tick (only where ``default_all``)."""
+        if specs:
+            return self._expand(specs)
+        if self.header_bad:
+            raise self.error("syntax", "under_bad_header", span, header=self.header_bad)
+        if self.header is not None:
+            return self.header
+        if default_all:
+            return None
+        return (min(self.state.tick + 1, self.ruleset.ticks_per_round),)
+
+    # -- teams and players ---------------------------------------------------------------
+    def _need_team(self, span: Span) -> None:
+        if self.team_bad:
+            raise self.error("syntax", "no_team", span, example=self.state.teams[0].name)
+
+    def _player(self, ref: Ref) -> PlayerState:
+        """The player ``ref`` names among the current team (or both, for a master)."""
+        span = (ref.start, ref.end)
+        self._need_team(span)
+        sides: tuple[Side, ...] = (self.team,) if self.team else ("left", "right")
+        if ref.number is not None:
+            found = [p for s in sides if (p := self.state.find_player(s, ref.number)) is not None]
+            if not found:
+                team = self.state.team(self.team).name if self.team else "?"
+                raise self.error(
+                    "unknown_name", "unknown_number", span, number=ref.number, team=team
+                )
+            if len(found) > 1:
+                raise self.error(
+                    "ambiguous_name", "no_team", span, example=self.state.teams[0].name
+                )
+            player = found[0]
+        else:
+            pool = [p for p in self.state.players if p.side in sides]
+            player = self._by_name(ref, pool)
+        if (
+            self.side is not None
+            and self.controllable is not None
+            and player.number not in self.controllable
+        ):
+            raise self.error(
+                "forbidden", "forbidden_player", span, name=player.name or player.number
+            )
+        return player
+
+    def _by_name(
+        self, ref: Ref, pool: Sequence[PlayerState], *, steal_from: Side | None = None
+    ) -> PlayerState:
+        span = (ref.start, ref.end)
+        got = self._got(span)
+        m = find_player(ref.words, pool)
+        if m.player is not None:
+            return m.player
+        if m.candidates:
+            names = ", ".join(f"{p.name} ({p.number})" for p in m.candidates)
+            raise self.error(
+                "ambiguous_name",
+                "ambiguous_player",
+                span,
+                (str(p.number) for p in m.candidates),
+                got=got,
+                candidates=names,
+            )
+        if self.side is not None and steal_from is None:
+            theirs = find_player(ref.words, self.state.team_players(other_side(self.side)))
+            if theirs.player is not None:
+                raise self.error("forbidden", "forbidden_player", span, name=theirs.player.name)
+        if steal_from is not None:
+            ours = find_player(ref.words, self.state.team_players(other_side(steal_from)))
+            if ours.player is not None:
+                raise self.error("illegal", "steal_teammate", span, target=ours.player.name)
+        team = (
+            self.state.team(pool[0].side).name if pool and len({p.side for p in pool}) == 1 else "?"
+        )
+        raise self.error(
+            "unknown_name",
+            "unknown_player",
+            span,
+            (display_name(p, pool) for p in m.suggestions),
+            got=got,
+            team=team,
+        )
+
+    # -- player orders -------------------------------------------------------------------
+    def _player_line(self, node: PlayerLine, description: str) -> None:
+        player = self._player(node.subject)
+        span = (node.subject.start, node.end)
+        if node.clear:
+            ticks = self._ticks(node.ticks, span, default_all=True)
+            for tick in ticks or (None,):
+                self._clear(Clear(player.side, "player", player.number, tick))
+            return
+        ticks = self._ticks(node.ticks, span)
+        assert ticks is not None
+        if node.flight is None:
+            raise self.error("syntax", "no_flight", span)
+        flight = self._flight(node.flight)
+        action = self._action(player, node.action)
+        keys = []
+        for tick in ticks:
+            order = PlayerOrder(
+                player.side, player.number, tick, flight[0], flight[1], action, description
+            )
+            key = (player.side, player.number, tick)
+            self._replace_player(key, order)
+            parts = {"all": span, "flight": (node.flight.start, node.flight.end)}
+            if node.action is not None:
+                parts["action"] = (node.action.start, node.action.end)
+            self.spans[order] = parts
+            keys.append(key)
+        self._last = keys
+
+    def _replace_player(
+        self, key: tuple[Side, int, int], order: PlayerOrder, line: int | None = None
+    ) -> None:
+        """Put ``order`` on the message's sheet, replacing the one for the same key."""
+        old = self.players.get(key)
+        spans: dict[str, Span] = {}
+        if old is not None:
+            self.line_of.pop(old, None)
+            spans = self.spans.pop(old, {})
+        assert self._line is not None
+        self.players[key] = order
+        self.line_of[order] = self._line.number if line is None else line
+        self.spans[order] = spans
+
+    def _flight(self, f: Flight) -> tuple[int, int]:
+        if f.height is None:
+            raise self.error("syntax", "no_height", (f.start, f.end), cell=f.cell)
+        return f.cell, f.height
+
+    def _action(
+        self, player: PlayerState, act: PassAct | CatchAct | StealAct | None
+    ) -> Action | None:
+        match act:
+            case None:
+                return None
+            case PassAct():
+                return self._pass(player, act)
+            case CatchAct():
+                return self._catch(act)
+            case StealAct():
+                target = act.target
+                theirs = other_side(player.side)
+                if target.number is not None:
+                    if self.state.find_player(theirs, target.number) is None:
+                        raise self.error(
+                            "unknown_name",
+                            "unknown_number",
+                            (target.start, target.end),
+                            number=target.number,
+                            team=self.state.team(theirs).name,
+                        )
+                    return Steal(target.number)
+                victim = self._by_name(target, self.state.team_players(theirs), steal_from=theirs)
+                return Steal(victim.number)
+
+    def _words(self, words: Sequence[Word]) -> list[tuple[str, str, str, Span]]:
+        """(kind, value, pair, span) for each ball or spell among ``words``."""
+        plain = [w for w in words if w.kind == "WORD"]
+        out: list[tuple[str, str, str, Span]] = []
+        i = 0
+        while i < len(plain):
+            w = plain[i]
+            ball = ball_of(w.value)
+            if ball is not None:
+                out.append(("ball", ball, "", (w.start, w.end)))
+                i += 1
+                continue
+            spell = self._spells.get(_spell_key(w.value))
+            if spell is None and i + 1 < len(plain):
+                nxt = plain[i + 1]
+                spell = self._spells.get(_spell_key(w.value + nxt.value))
+                if spell is not None:
+                    out.append((spell[0], spell[1], spell[2], (w.start, nxt.end)))
+                    i += 2
+                    continue
+            if spell is not None:
+                out.append((spell[0], spell[1], spell[2], (w.start, w.end)))
+            else:
+                out.append(("unknown", w.value, "", (w.start, w.end)))
+            i += 1
+        return out
+
+    def _unknown(self, kind: str, value: str, span: Span) -> _Skip:
+        spells = [k for k, v in self._spells.items() if v[0] == kind]
+        close = difflib.get_close_matches(_spell_key(value), spells, n=2, cutoff=0.7)
+        if close:
+            names = [self._spell_name(self._spells[c][1]) for c in close]
+            return self.error("unknown_name", "unknown_spell", span, names, got=self._got(span))
+        labels = {label: ball for ball, pair in BALL_LABELS.items() for label in pair}
+        near = difflib.get_close_matches(norm_word(value), list(labels), n=2, cutoff=0.6)
+        code = "unknown_ball" if kind == "spell" else "unknown_catch_word"
+        return self.error("unknown_name", code, span, near, got=self._got(span))
+
+    def _spell_name(self, name: str) -> str:
+        """A spell or counter as the reader's language writes it."""
+        for pair in self.ruleset.spells:
+            if name == pair.spell:
+                return pair.spell_ru if lang_of(self.lang) == 0 else pair.spell
+            if name == pair.counter:
+                return pair.counter_ru if lang_of(self.lang) == 0 else pair.counter
+        return name
+
+    def _pass(self, player: PlayerState, act: PassAct) -> Pass:
+        ball: str | None = None
+        spell: str | None = None
+        for kind, value, pair, span in self._words(act.words):
+            if kind == "ball" and ball in (None, value):
+                ball = value
+            elif kind == "spell" and spell in (None, value):
+                spell = value
+            elif kind == "counter":
+                raise self.error("syntax", "counter_in_pass", span, got=self._got(span), spell=pair)
+            elif kind == "unknown":
+                raise self._unknown("spell", value, span)
+            else:
+                raise self.error("syntax", "extra_word", span, got=self._got(span))
+        if ball is None:
+            if len(player.balls) != 1:
+                raise self.error("syntax", "pass_ball", (act.start, act.end))
+            ball = player.balls[0]
+        target = act.target
+        if target.height is None:
+            raise self.error("syntax", "no_height", (target.start, target.end), cell=target.cell)
+        return Pass(ball, target.cell, target.height, spell)
+
+    def _catch(self, act: CatchAct) -> Catch:
+        ball: str | None = None
+        counter: str | None = None
+        for kind, value, pair, span in self._words(act.words):
+            if kind == "ball" and ball in (None, value):
+                ball = value
+            elif kind == "counter" and counter in (None, value):
+                counter = value
+            elif kind == "spell":
+                raise self.error(
+                    "syntax", "spell_in_catch", span, got=self._got(span), counter=pair
+                )
+            elif kind == "unknown":
+                raise self._unknown("counter", value, span)
+            else:
+                raise self.error("syntax", "extra_word", span, got=self._got(span))
+        return Catch(ball, counter)
+
+    # -- dragon, substitutions, clears, penalties ----------------------------------------
+    def _dragon_side(self, span: Span) -> Side:
+        self._need_team(span)
+        if self.team is None:
+            raise self.error("syntax", "no_team", span, example=self.state.teams[0].name)
+        if not self.dragon_allowed:
+            raise self.error("forbidden", "forbidden_dragon", span)
+        return self.team
+
+    def _dragon_line(self, node: DragonLine) -> None:
+        span = (node.start, node.end)
+        side = self._dragon_side(span)
+        if node.clear:
+            for tick in self._ticks(node.ticks, span, default_all=True) or (None,):
+                self._clear(Clear(side, "dragon", None, tick))
+            return
+        ticks = self._ticks(node.ticks, span)
+        assert ticks is not None
+        move = self._one(node.items, {"FORWARD", "LEFT", "RIGHT", "STAY"})
+        vertical = self._one(node.items, {"UP", "DOWN"})
+        fires = [w for w in node.items if w.kind in ("SHORT", "VOLLEY")]
+        fire_word = self._one(fires, {"SHORT", "VOLLEY"})
+        if fire_word is None and any(w.kind == "FIRE" for w in node.items):
+            fire_word = next(w for w in node.items if w.kind == "FIRE")
+        fire: FireKind | None = None
+        if fire_word is not None:
+            fire = "volley" if fire_word.kind == "VOLLEY" else "short"
+        step = 0 if vertical is None else (1 if vertical.kind == "UP" else -1)
+        dmove: DragonMove = "stay" if move is None else _MOVES[move.kind]
+        items_span = (node.items[0].start, node.items[-1].end)
+        for tick in ticks:
+            order = DragonOrder(side, tick, dmove, step, fire)
+            old = self.dragons.get((side, tick))
+            if old is not None:
+                self.line_of.pop(old, None)
+            self.dragons[(side, tick)] = order
+            assert self._line is not None
+            self.line_of[order] = self._line.number
+            self.spans[order] = {"all": span, "action": items_span}
+
+    def _one(self, items: Sequence[Word], kinds: set[str]) -> Word | None:
+        found = [w for w in items if w.kind in kinds]
+        for w in found[1:]:
+            if w.kind != found[0].kind:
+                raise self.error(
+                    "syntax",
+                    "dragon_conflict",
+                    (found[0].start, w.end),
+                    a=self._got((found[0].start, found[0].end)),
+                    b=self._got((w.start, w.end)),
+                )
+        return found[0] if found else None
+
+    def _subst_line(self, node: SubstLine) -> None:
+        out = self._player(node.out)
+        team = [p for p in self.state.players if p.side == out.side]
+        into = (
+            self.state.find_player(out.side, node.into.number)
+            if node.into.number is not None
+            else self._by_name(node.into, team)
+        )
+        if into is None:
+            raise self.error(
+                "unknown_name",
+                "unknown_number",
+                (node.into.start, node.into.end),
+                number=node.into.number,
+                team=self.state.team(out.side).name,
+            )
+        sub = Substitution(out.side, out.number, into.number)
+        old = self.substs.get((out.side, out.number))
+        if old is not None:
+            self.line_of.pop(old, None)
+        self.substs[(out.side, out.number)] = sub
+        assert self._line is not None
+        self.line_of[sub] = self._line.number
+        self.spans[sub] = {"all": (node.out.start, node.into.end)}
+
+    def _clear_line(self, node: ClearLine) -> None:
+        span = (node.start, node.end)
+        what = node.what
+        if isinstance(what, Ref):
+            player = self._player(what)
+            for tick in self._ticks(node.ticks, span, default_all=True) or (None,):
+                self._clear(Clear(player.side, "player", player.number, tick))
+            return
+        if what == "dragon":
+            side = self._dragon_side(span)
+            for tick in self._ticks(node.ticks, span, default_all=True) or (None,):
+                self._clear(Clear(side, "dragon", None, tick))
+            return
+        if not node.ticks and self.header is None:
+            raise self.error("syntax", "clear_what", span)
+        self._need_team(span)
+        explicit_all = any(t.first is None for t in node.ticks)
+        ticks = None if explicit_all else self._ticks(node.ticks, span, default_all=True)
+        sides: tuple[Side, ...] = (self.team,) if self.team else ("left", "right")
+        for side in sides:
+            for tick in ticks or (None,):
+                if self.controllable is None or self.side is None:
+                    self._clear(Clear(side, "all", None, tick))
+                    continue
+                for number in sorted(self.controllable):
+                    self._clear(Clear(side, "player", number, tick))
+                if self.dragon_allowed:
+                    self._clear(Clear(side, "dragon", None, tick))
+
+    def _clear(self, clear: Clear) -> None:
+        """Forget what this message ordered so far that ``clear`` covers, and keep it."""
+        for key, order in list(self.players.items()):
+            if clear.covers_player(order):
+                del self.players[key]
+                self.line_of.pop(order, None)
+        for dkey, dorder in list(self.dragons.items()):
+            if clear.covers_dragon(dorder):
+                del self.dragons[dkey]
+                self.line_of.pop(dorder, None)
+        if clear.what == "all" and clear.tick is None:
+            for skey, sub in list(self.substs.items()):
+                if sub.side == clear.side:
+                    del self.substs[skey]
+                    self.line_of.pop(sub, None)
+        self.clears.append(clear)
+
+    def _penalty_line(self, node: PenaltyLine) -> None:
+        span = (node.start, node.end)
+        if self.side is not None:
+            raise self.error("forbidden", "forbidden_penalty", span)
+        self._need_team(span)
+        if self.team is None:
+            raise self.error("syntax", "no_team", span, example=self.state.teams[0].name)
+        ticks = self._ticks(node.ticks, span)
+        assert ticks is not None
+        for tick in ticks:
+            p = Penalty(self.team, tick)
+            self.penalties[(self.team, tick)] = p
+            assert self._line is not None
+            self.line_of[p] = self._line.number
+            self.spans[p] = {"all": span}
+
+
+def _spell_key(text: str) -> str:
+    return skeleton(norm_word(text).replace(" ", ""))
