@@ -58,7 +58,12 @@ class Code(StrEnum):
     SUBST_NOT_RESERVE = "subst_not_reserve"  # {number}
     SUBST_UNKNOWN = "subst_unknown"  # {number}
     SUBST_TICK = "subst_tick"  # {}: only before the round's first tick
+    SUBST_INJURED = "subst_injured"  # {number, return_round}: the reserve is still in hospital
     PENALTY_TICK = "penalty_tick"  # {tick}
+    GM_ONLY = "gm_only"  # {}: only a game master may order this (penalties)
+    DUPLICATE = (
+        "duplicate"  # {number, tick}: a second order for the same player (or dragon) and tick
+    )
 
 
 @dataclass(frozen=True, slots=True)

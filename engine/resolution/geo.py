@@ -15,10 +15,10 @@ from ..geometry import (
     EDGE_CELLS,
     HALF_CELLS,
     SIDES,
+    STEP,
     Direction,
     Side,
     coord,
-    fire_cone,
     step,
 )
 from ..orders import DragonMove
@@ -101,8 +101,26 @@ def danger_cells(head: int, facing: Direction) -> frozenset[int]:
 
 
 @cache
+def _ring(cell: int, radius: int) -> tuple[int, ...]:
+    row = DIST[cell]
+    return tuple(c for c in CELLS if row[c] == radius)
+
+
+@cache
 def fire_cells(head: int, facing: Direction, depth: int) -> tuple[int, ...]:
-    return fire_cone(head, facing, depth)
+    """:func:`engine.geometry.fire_cone`, the same cells in the same order,
+    computed from the distance table."""
+    row, x = coord(head)
+    d_row, d_x = STEP[facing]
+    out: list[int] = []
+    for k in range(1, depth + 1):
+        a_row, a_x = row + d_row * k, x + d_x * k
+        for c in _ring(head, k):
+            c_row, c_x = coord(c)
+            dr = abs(c_row - a_row)
+            if dr + max(0, (abs(c_x - a_x) - dr) // 2) <= k:
+                out.append(c)
+    return tuple(out)
 
 
 def dragon_after(
