@@ -1,17 +1,140 @@
-"""``dragonball engine``: rules-engine tools (placeholder until its issue lands)."""
+"""``dragonball engine``: the rules engine from files, for tools and checks.
+
+``new`` prints an opening position, ``round`` resolves a round (or some of
+its ticks) from a state and orders file, ``check`` lists the legality
+problems of an orders file.  Output is JSON with sorted keys, so the same
+input gives byte-identical output.
+"""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
 import click
 
+from engine.legality import check_orders
+from engine.orders import OrdersError, RoundOrders
+from engine.resolve import resolve_round
+from engine.ruleset import Ruleset, RulesetError, load_ruleset
+from engine.setup import new_match
+from engine.state import MatchState, StateError
 
-@click.group(
-    "engine",
-    invoke_without_command=True,
-    context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
+__all__ = ["engine"]
+
+
+def dump(data: Any) -> str:
+    """Deterministic JSON: sorted keys, Cyrillic kept as is."""
+    return json.dumps(data, sort_keys=True, ensure_ascii=False, indent=1)
+
+
+def _load_json(path: Path, what: str) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise click.ClickException(f"cannot read the {what} file {path}: {exc.strerror}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise click.ClickException(f"the {what} file {path} is not valid JSON: {exc}") from None
+
+
+def _ruleset(name: str) -> Ruleset:
+    try:
+        return load_ruleset(name)
+    except RulesetError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def _state(path: Path) -> MatchState:
+    data = _load_json(path, "state")
+    if not isinstance(data, dict):
+        raise click.ClickException(f"the state file {path} must hold a JSON object")
+    try:
+        return MatchState.from_json(data)
+    except StateError as exc:
+        raise click.ClickException(f"the state file {path}: {exc}") from None
+
+
+def _orders(path: Path) -> RoundOrders:
+    data = _load_json(path, "orders")
+    if not isinstance(data, dict):
+        raise click.ClickException(f"the orders file {path} must hold a JSON object")
+    try:
+        return RoundOrders.from_json(data)
+    except OrdersError as exc:
+        raise click.ClickException(f"the orders file {path}: {exc}") from None
+
+
+_PATH = click.Path(dir_okay=False, path_type=Path)
+
+
+@click.group("engine")
+def engine() -> None:
+    """Rules-engine tools: an opening position, resolving a round, checking orders."""
+
+
+@engine.command("new")
+@click.option("--seed", required=True, help="Seed of the opening draws (any text or number).")
+@click.option(
+    "--players-per-team",
+    type=click.IntRange(1, 21),
+    help="Players on each side (default: the ruleset's).",
 )
-@click.pass_context
-def engine(ctx: click.Context) -> None:
-    """Rules-engine tools: resolve a round from files, show rulesets (not available yet)."""
-    click.echo("dragonball engine: not available yet", err=True)
-    ctx.exit(2)
+@click.option("--ruleset", "ruleset_name", default="classic", show_default=True)
+def new_cmd(seed: str, players_per_team: int | None, ruleset_name: str) -> None:
+    """Print the opening position of a match as JSON."""
+    rules = _ruleset(ruleset_name)
+    try:
+        state, _ = new_match(rules, seed, players_per_team=players_per_team)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--players-per-team") from None
+    click.echo(dump(state.to_json()))
+
+
+@engine.command("round")
+@click.option("--state", "state_path", type=_PATH, required=True, help="State JSON file.")
+@click.option("--orders", "orders_path", type=_PATH, required=True, help="Orders JSON file.")
+@click.option("--seed", required=True, help="The round's seed.")
+@click.option("--ticks", type=click.IntRange(1), help="Resolve only this many ticks.")
+def round_cmd(state_path: Path, orders_path: Path, seed: str, ticks: int | None) -> None:
+    """Resolve a round and print {"state": …, "events": […]} as JSON.
+
+    Orders the rules refuse are resolved as the judge would (no order, or a
+    lost action); their problems are listed on standard error.
+    """
+    state = _state(state_path)
+    orders = _orders(orders_path)
+    rules = _ruleset(state.ruleset)
+    for problem in check_orders(state, orders, rules):
+        click.echo(f"warning: tick {problem.tick}: {problem.message}", err=True)
+    result = resolve_round(state, orders, rules, seed, ticks=ticks)
+    click.echo(
+        dump(
+            {
+                "state": result.state.to_json(),
+                "events": [e.to_json() for e in result.events],
+            }
+        )
+    )
+
+
+@engine.command("check")
+@click.option("--state", "state_path", type=_PATH, required=True, help="State JSON file.")
+@click.option("--orders", "orders_path", type=_PATH, required=True, help="Orders JSON file.")
+@click.option("--side", type=click.Choice(["left", "right"]), help="Check as this team.")
+def check_cmd(state_path: Path, orders_path: Path, side: str | None) -> None:
+    """List the legality problems of an orders file as JSON (exit 1 if any)."""
+    state = _state(state_path)
+    orders = _orders(orders_path)
+    rules = _ruleset(state.ruleset)
+    problems = check_orders(state, orders, rules, side=side)  # type: ignore[arg-type]
+    click.echo(
+        dump(
+            [
+                {"code": p.code.value, "message": p.message, "tick": p.tick, "params": p.params}
+                for p in problems
+            ]
+        )
+    )
+    if problems:
+        raise click.exceptions.Exit(1)

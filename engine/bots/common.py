@@ -1,0 +1,235 @@
+"""What both built-in policies share: a team's view of the position, legal
+moves, and a planner that keeps each player's orders legal tick by tick
+(the same bookkeeping :mod:`engine.legality` does)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+
+from ..dice import Dice
+from ..geometry import Direction, Side
+from ..orders import (
+    Action,
+    Catch,
+    DragonMove,
+    DragonOrder,
+    FireKind,
+    Pass,
+    PlayerOrder,
+    RoundOrders,
+    Steal,
+)
+from ..resolution.geo import DIST, NEXT, dragon_after, dragon_cells_problem
+from ..ruleset import Ruleset
+from ..state import DragonState, MatchState, PlayerState, other_side
+
+__all__ = [
+    "DragonPlan",
+    "PlayerPlan",
+    "Team",
+    "cells_within",
+    "dragon_moves",
+    "flight_cells",
+]
+
+LASTING = ("daze", "sneeze")
+
+PHRASES: dict[str, tuple[str, ...]] = {
+    "up": ("набирает высоту", "взмывает вверх", "свечой уходит ввысь"),
+    "down": ("уходит в пике", "ныряет вниз", "снижается над полем"),
+    "stay": ("зависает на месте", "выжидает", "осматривается"),
+    "fly": ("летит вперёд", "мчится над полем", "закладывает вираж"),
+    "catch": ("тянется за мячом", "ловит мяч", "бросается за мячом"),
+    "steal": ("пытается отнять мяч", "вырывает мяч у соперника", "атакует владеющего мячом"),
+    "pass": ("отдаёт пас", "пасует партнёру", "перебрасывает мяч"),
+    "shot": ("бьёт прямо в пасть дракону", "швыряет мяч в дракона", "кидает мяч к голове дракона"),
+    "launch": ("возвращается в игру", "снова в воздухе", "вылетает из больничного крыла"),
+}
+
+
+def flight_cells(cell: int) -> tuple[int, ...]:
+    """The cells a player can fly to in a tick: his own and its neighbours."""
+    return (cell,) + tuple(c for c in NEXT[cell] if c)
+
+
+@cache
+def cells_within(cell: int, low: int, high: int) -> tuple[int, ...]:
+    """Cells at distance low..high from ``cell``."""
+    row = DIST[cell]
+    return tuple(c for c in range(1, len(row)) if low <= row[c] <= high)
+
+
+MOVES: tuple[DragonMove, ...] = ("forward", "left", "right")
+
+
+def dragon_moves(
+    side: Side, head: int, facing: Direction
+) -> list[tuple[DragonMove, int, Direction]]:
+    """The legal (move, head, facing) of a dragon, ``stay`` first."""
+    out: list[tuple[DragonMove, int, Direction]] = [("stay", head, facing)]
+    for move in MOVES:
+        after = dragon_after(head, facing, move)
+        if after is not None and dragon_cells_problem(side, (after[0], after[2], after[3])) is None:
+            out.append((move, after[0], after[1]))
+    return out
+
+
+@dataclass(slots=True)
+class PlayerPlan:
+    """One player's orders being built, with what legality tracks."""
+
+    player: PlayerState
+    cell: int | None
+    height: int | None
+    held: list[str]
+    may_get: bool = False
+    launching_at: int | None = None  # the tick he launches from the hospital
+    orders: dict[int, PlayerOrder] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class DragonPlan:
+    dragon: DragonState
+    head: int
+    facing: Direction
+    height: int
+    effect: str | None
+    paralysed: bool
+    extinguished: bool
+    short_left: int
+    volleys_left: int
+    orders: list[DragonOrder] = field(default_factory=list)
+
+    @property
+    def can_fire(self) -> bool:
+        return not self.extinguished and self.effect != "daze"
+
+
+class Team:
+    """One side's view of the position while a policy plans its round."""
+
+    def __init__(self, state: MatchState, rules: Ruleset, side: Side, dice: Dice) -> None:
+        self.state = state
+        self.rules = rules
+        self.side = side
+        self.foe: Side = other_side(side)
+        self.dice = dice
+        self.first_tick = state.tick + 1
+        self.ticks = range(self.first_tick, rules.ticks_per_round + 1)
+        self.enchant_left = state.team(side).enchanted_left
+        self.plans: list[PlayerPlan] = []
+        for p in state.team_players(side):
+            if p.status == "active" and p.cell is not None:
+                self.plans.append(PlayerPlan(p, p.cell, p.height, list(p.balls)))
+            elif p.status == "hospital":
+                back = p.return_round if p.return_round is not None else state.round
+                tick = rules.hospital_return_tick
+                if back <= state.round and tick in self.ticks:
+                    self.plans.append(PlayerPlan(p, None, None, [], launching_at=tick))
+        self.dragon = self._dragon_plan(state.dragon(side))
+        self.opponents = [
+            p for p in state.team_players(self.foe) if p.status == "active" and p.cell is not None
+        ]
+
+    def _dragon_plan(self, d: DragonState) -> DragonPlan:
+        effect, paralysed, extinguished, height = d.effect, d.paralysed, d.extinguished, d.height
+        for e in d.pending_effects:
+            effect = e if e in LASTING else None
+            paralysed = paralysed or e == "paralyse"
+            extinguished = extinguished or e == "extinguish"
+        if paralysed:
+            height = self.rules.dragon.paralysed_height
+        return DragonPlan(
+            d,
+            d.head,
+            d.facing,
+            height,
+            effect,
+            paralysed,
+            extinguished,
+            d.short_left,
+            d.volleys_left,
+        )
+
+    def result(self) -> RoundOrders:
+        players = tuple(o for plan in self.plans for o in plan.orders.values())
+        return RoundOrders(
+            players=tuple(sorted(players, key=lambda o: (o.tick, o.number))),
+            dragons=tuple(self.dragon.orders),
+        )
+
+    # -- helpers -----------------------------------------------------------
+    def chance(self, p: float) -> bool:
+        return self.dice.uniform() < p
+
+    def phrase(self, key: str, p: float = 0.3) -> str:
+        """A short Russian description now and then."""
+        if self.dice.uniform() >= p:
+            return ""
+        return self.dice.pick(PHRASES[key])[1]
+
+    def heights_from(self, height: int) -> list[int]:
+        r = self.rules
+        step = r.player_height_step
+        return [h for h in r.heights if abs(h - height) <= step]
+
+    def order(
+        self,
+        plan: PlayerPlan,
+        tick: int,
+        cell: int,
+        height: int,
+        action: Action | None,
+        description: str = "",
+    ) -> None:
+        """Record an order and update the bookkeeping as legality does."""
+        p = plan.player
+        plan.orders[tick] = PlayerOrder(p.side, p.number, tick, cell, height, action, description)
+        plan.cell, plan.height = cell, height
+        if action is None:
+            return
+        if isinstance(action, Catch | Steal):
+            plan.may_get = True
+        elif isinstance(action, Pass) and action.ball in plan.held:
+            plan.held.remove(action.ball)
+
+    def can_take_more(self, plan: PlayerPlan) -> bool:
+        return len(plan.held) < self.rules.catch.max_balls_held
+
+    def steal_targets(self, plan: PlayerPlan, cell: int, tick: int) -> list[PlayerState]:
+        """Opponents holding a ball who may be in reach of ``cell`` at ``tick``."""
+        if not self.can_take_more(plan):
+            return []
+        slack = 1 + (tick - self.state.tick)
+        row = DIST[cell]
+        return [o for o in self.opponents if o.balls and o.cell and row[o.cell] <= slack]
+
+    def fire_budget(self, kind: FireKind) -> int:
+        d = self.dragon
+        return d.short_left if kind == "short" else d.volleys_left
+
+    def dragon_order(
+        self,
+        tick: int,
+        move: DragonMove,
+        head: int,
+        facing: Direction,
+        h_step: int,
+        fire: FireKind | None,
+    ) -> None:
+        d = self.dragon
+        d.orders.append(DragonOrder(self.side, tick, move, h_step, fire))
+        d.head, d.facing = head, facing
+        d.height += h_step
+        if fire == "short":
+            d.short_left -= 1
+        elif fire == "volley":
+            d.volleys_left -= 1
+
+    def dragon_height_steps(self) -> list[int]:
+        d = self.dragon
+        r = self.rules
+        if d.paralysed:
+            return [0]
+        return [s for s in (-1, 0, 1) if r.min_height <= d.height + s <= r.max_height]
