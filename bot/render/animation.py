@@ -1,0 +1,97 @@
+"""A round as pictures: one PNG per tick and an animated GIF of the round."""
+
+from __future__ import annotations
+
+import io
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PIL import Image
+
+from engine.events import Event
+from engine.ruleset import Ruleset
+from engine.state import MatchState
+
+from .diagram import png_bytes, render_position
+from .layout import LAYOUT, Layout
+
+__all__ = ["FRAME_MS", "RoundPictures", "render_round"]
+
+# How long each GIF frame shows: the start, each tick, and the last one longer.
+FRAME_MS = {"start": 1500, "tick": 2500, "last": 4000}
+
+
+@dataclass(frozen=True)
+class RoundPictures:
+    """``ticks``: a PNG per resolved tick; ``gif``: the start position first,
+    then one frame per tick (so ``len(ticks) + 1`` frames)."""
+
+    ticks: tuple[bytes, ...]
+    gif: bytes
+
+
+def render_round(
+    states_before_and_after: Sequence[MatchState],
+    events: Sequence[Event],
+    ruleset: Ruleset,
+    *,
+    lang: str = "ru",
+    gm_view: bool = False,
+    layout: Layout = LAYOUT,
+) -> RoundPictures:
+    """Pictures of a round from the state before it and the state after each
+    tick (``[before, after_tick_1, after_tick_2, ...]``) and the round's events."""
+    states = list(states_before_and_after)
+    if not states:
+        raise ValueError("render_round needs at least the state before the round")
+    before = states[0]
+    frames = [render_position(before, ruleset, gm_view=gm_view, lang=lang, layout=layout)]
+    ticks: list[bytes] = []
+    for previous, state in itertools.pairwise(states):
+        # A state's round/tick names the tick just resolved, except after a
+        # round's last tick, when the engine has moved on to (round + 1, 0).
+        tick = state.tick if state.tick > 0 else ruleset.ticks_per_round
+        rnd = state.round if state.tick > 0 else state.round - 1
+        tick_events = [e for e in events if e.round == rnd and e.tick == tick]
+        title = _title(rnd, tick, lang)
+        image = render_position(
+            state,
+            ruleset,
+            tick_events=tick_events,
+            previous=previous,
+            gm_view=gm_view,
+            lang=lang,
+            title=title,
+            layout=layout,
+        )
+        frames.append(image)
+        ticks.append(png_bytes(image))
+    return RoundPictures(tuple(ticks), gif_bytes(frames))
+
+
+def gif_bytes(frames: Sequence[Image.Image]) -> bytes:
+    """An endlessly looping GIF; each frame gets its own 256-colour palette."""
+    paletted = [
+        f.convert("RGB").quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+        for f in frames
+    ]
+    durations = [FRAME_MS["start"]] + [FRAME_MS["tick"]] * (len(frames) - 1)
+    if len(frames) > 1:
+        durations[-1] = FRAME_MS["last"]
+    out = io.BytesIO()
+    paletted[0].save(
+        out,
+        format="GIF",
+        save_all=True,
+        append_images=paletted[1:],
+        duration=durations,
+        loop=0,
+        optimize=False,
+        disposal=1,
+    )
+    return out.getvalue()
+
+
+def _title(round_: int, tick: int, lang: str) -> str:
+    return f"Раунд {round_}, такт {tick}" if lang == "ru" else f"Round {round_}, tick {tick}"

@@ -1,0 +1,207 @@
+"""The header (round, tick, score) and the side panel under the field: the
+dragons, the balls off the field, the hospital wing and the swallowed."""
+
+from __future__ import annotations
+
+from PIL import ImageDraw
+
+from engine.geometry import SIDES, Side
+from engine.state import MatchState
+
+from .layout import Layout
+from .names import ball_name, side_letter
+from .style import DRAGON_COLOURS, INK, MUTED, RGB, TEAM_COLOURS, Font, font
+
+__all__ = ["draw_header", "draw_panel", "panel_lines"]
+
+_WORDS: dict[str, dict[str, str]] = {
+    "ru": {
+        "round": "Раунд {round}, такт {tick}",
+        "before": "Раунд {round}, перед первым тактом",
+        "ended": "Матч окончен",
+        "dragons": "Драконы",
+        "dragon": "Дракон «{team}»",
+        "dragon_state": "  высота {height}, пасть {mouth}",
+        "open": "открыта",
+        "closed": "закрыта",
+        "fire": "  огонь: коротких {short}, залпов {volleys}",
+        "no_fire": "  огня больше нет",
+        "daze": "одурь",
+        "sneeze": "чих",
+        "paralysed": "паралич",
+        "pending": "со следующего такта: {effects}",
+        "off": "Мячи вне игры",
+        "swallowed_ball": "{ball} — проглочен, дракон «{team}»",
+        "burnt": "{ball} — сгорел",
+        "vanished": "{ball} — исчез",
+        "vanished_gm": "{ball} исчез: клетка {cell}, выс. {height} (видит судья)",
+        "hospital": "Больничное крыло",
+        "returns": "{who} — вернётся в раунде {round}",
+        "swallowed": "Проглочены",
+        "inside": "{who} — в драконе «{team}»",
+        "none": "никого",
+        "more": "… и ещё {n}",
+    },
+    "en": {
+        "round": "Round {round}, tick {tick}",
+        "before": "Round {round}, before the first tick",
+        "ended": "Match over",
+        "dragons": "Dragons",
+        "dragon": "{team} dragon",
+        "dragon_state": "  height {height}, mouth {mouth}",
+        "open": "open",
+        "closed": "closed",
+        "fire": "  fire: {short} short, {volleys} volleys",
+        "no_fire": "  no fire any more",
+        "daze": "dazed",
+        "sneeze": "sneezing",
+        "paralysed": "paralysed",
+        "pending": "from the next tick: {effects}",
+        "off": "Balls out of play",
+        "swallowed_ball": "{ball}: swallowed by the {team} dragon",
+        "burnt": "{ball}: burnt",
+        "vanished": "{ball}: vanished",
+        "vanished_gm": "{ball}: vanished at {cell}, height {height} (GM only)",
+        "hospital": "Hospital wing",
+        "returns": "{who}: back in round {round}",
+        "swallowed": "Swallowed",
+        "inside": "{who}: inside the {team} dragon",
+        "none": "nobody",
+        "more": "… and {n} more",
+    },
+}
+
+Line = tuple[str, RGB, bool]  # text, colour, bold
+
+
+def draw_header(
+    draw: ImageDraw.ImageDraw, layout: Layout, state: MatchState, lang: str, title: str | None
+) -> None:
+    w = _WORDS[lang]
+    if title is None:
+        if state.ended:
+            title = w["ended"]
+        elif state.tick == 0:
+            title = w["before"].format(round=state.round)
+        else:
+            title = w["round"].format(round=state.round, tick=state.tick)
+    mid = layout.header / 2
+    draw.text(
+        (layout.margin, mid), title, font=font(layout.scaled(24), bold=True), fill=INK, anchor="lm"
+    )
+    # Score, right-aligned: «Left 3 : 0 Right» with the names in team colours.
+    big = font(layout.scaled(26), bold=True)
+    parts: list[tuple[str, RGB]] = [
+        (f"{side_letter('left', lang)} {state.teams[0].name}", TEAM_COLOURS["left"]),
+        (f"  {state.teams[0].score} : {state.teams[1].score}  ", INK),
+        (f"{state.teams[1].name} {side_letter('right', lang)}", TEAM_COLOURS["right"]),
+    ]
+    x = float(layout.width - layout.margin)
+    for text, colour in reversed(parts):
+        draw.text((x, mid), text, font=big, fill=colour, anchor="rm")
+        x -= draw.textlength(text, font=big)
+
+
+def panel_lines(state: MatchState, lang: str, gm_view: bool) -> tuple[list[Line], list[Line]]:
+    """The panel's two text columns: dragons and balls; hospital and swallowed."""
+    w = _WORDS[lang]
+    first: list[Line] = [(w["dragons"], INK, True)]
+    for side in SIDES:
+        d = state.dragon(side)
+        first.append((w["dragon"].format(team=state.team(side).name), DRAGON_COLOURS[side], True))
+        mouth = w["open"] if d.mouth_open else w["closed"]
+        first.append((w["dragon_state"].format(height=d.height, mouth=mouth), INK, False))
+        status = [w[e] for e in ("daze", "sneeze") if d.effect == e]
+        if d.paralysed:
+            status.append(w["paralysed"])
+        fire = (
+            w["no_fire"]
+            if d.extinguished
+            else w["fire"].format(short=d.short_left, volleys=d.volleys_left)
+        )
+        first.append(("; ".join([fire, *status]), INK, False))
+        if d.pending_effects:
+            first.append(
+                ("  " + w["pending"].format(effects=", ".join(d.pending_effects)), MUTED, False)
+            )
+    off: list[Line] = []
+    for ball in state.balls:
+        name = ball_name(ball.name, lang).capitalize()
+        if ball.status == "swallowed" and ball.swallowed_by is not None:
+            text = w["swallowed_ball"].format(ball=name, team=state.team(ball.swallowed_by).name)
+            off.append((text, INK, False))
+        elif ball.status == "burnt":
+            off.append((w["burnt"].format(ball=name), INK, False))
+        elif ball.status == "vanished":
+            if gm_view:
+                text = w["vanished_gm"].format(ball=name, cell=ball.cell, height=ball.height)
+            else:
+                text = w["vanished"].format(ball=name)
+            off.append((text, INK, False))
+    if off:
+        first.append((w["off"], INK, True))
+        first.extend(off)
+
+    second: list[Line] = [(w["hospital"], INK, True)]
+    hospital = [p for p in state.players if p.status == "hospital"]
+    for p in sorted(hospital, key=lambda p: (p.return_round or 0, p.side, p.number)):
+        who = f"{side_letter(p.side, lang)}{p.number} {p.name}"
+        second.append(
+            (w["returns"].format(who=who, round=p.return_round), TEAM_COLOURS[p.side], False)
+        )
+    if not hospital:
+        second.append((w["none"], MUTED, False))
+    second.append((w["swallowed"], INK, True))
+    swallowed = [p for p in state.players if p.status == "swallowed"]
+    for p in swallowed:
+        who = f"{side_letter(p.side, lang)}{p.number} {p.name}"
+        dragon: Side = p.swallowed_by or ("right" if p.side == "left" else "left")
+        second.append(
+            (w["inside"].format(who=who, team=state.team(dragon).name), TEAM_COLOURS[p.side], False)
+        )
+    if not swallowed:
+        second.append((w["none"], MUTED, False))
+    return first, second
+
+
+def draw_panel(
+    draw: ImageDraw.ImageDraw, layout: Layout, state: MatchState, lang: str, gm_view: bool
+) -> None:
+    first, second = panel_lines(state, lang, gm_view)
+    s = layout.radius / 42.1
+    width = 380 * s
+    for column, lines in enumerate((first, second)):
+        _column(draw, layout, lines, layout.margin + column * (width + 10 * s), width, lang)
+
+
+def _column(
+    draw: ImageDraw.ImageDraw,
+    layout: Layout,
+    lines: list[Line],
+    left: float,
+    width: float,
+    lang: str,
+) -> None:
+    regular = font(layout.scaled(14))
+    bold = font(layout.scaled(15), bold=True)
+    step = layout.scaled(20)
+    top = layout.panel_top + layout.scaled(8)
+    room = (layout.height - layout.scaled(6) - top) // step
+    shown = lines if len(lines) <= room else lines[: room - 1]
+    for i, (text, colour, strong) in enumerate(shown):
+        fnt = bold if strong else regular
+        draw.text(
+            (left, top + i * step), _fit(draw, text, fnt, width), font=fnt, fill=colour, anchor="lt"
+        )
+    if len(shown) < len(lines):
+        more = _WORDS[lang]["more"].format(n=len(lines) - len(shown))
+        draw.text((left, top + len(shown) * step), more, font=regular, fill=MUTED, anchor="lt")
+
+
+def _fit(draw: ImageDraw.ImageDraw, text: str, fnt: Font, width: float) -> str:
+    """The text, cut with an ellipsis if it is wider than the column."""
+    if draw.textlength(text, font=fnt) <= width:
+        return text
+    while text and draw.textlength(text + "…", font=fnt) > width:
+        text = text[:-1]
+    return text + "…"

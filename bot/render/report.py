@@ -1,0 +1,209 @@
+"""The round report: what happened, tick by tick, in the order of the rules.
+
+The public report (``audience=None``) never names a spell before the rules
+reveal it (a ``disenchant`` or ``bludger``); a team's private report also
+shows its own enchanted passes and how many it has left.  Players' own
+descriptions are woven in after their first action of the tick; spell names
+in them are blanked for anyone but the writer's team, so a player cannot
+give his own secret away by accident.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from functools import cache
+
+from engine.events import Event
+from engine.geometry import SIDES, Side
+from engine.ruleset import Ruleset
+from engine.state import MatchState
+
+from .names import ball_name, check_lang, dragon_name, effect_text, spell_name, spell_spellings
+from .phrases import PHRASES
+from .story import Line, Secrets, TickStory, score_text
+
+__all__ = ["redact", "round_report"]
+
+DESCRIPTION_LIMIT = 500
+
+
+def round_report(
+    events: Sequence[Event],
+    *,
+    before: MatchState,
+    after: MatchState,
+    ruleset: Ruleset,
+    lang: str = "ru",
+    audience: Side | None = None,
+    descriptions: Mapping[tuple[Side, int, int], str] | None = None,
+) -> str:
+    """The report of one round as plain text (Telegram and e-mail).
+
+    ``events`` are the round's events in the engine's order; ``before`` and
+    ``after`` the positions around it.  ``audience`` None gives the public
+    report, a side that team's private one.  ``descriptions`` maps (side,
+    shirt number, tick) to a player's own words for that tick.
+    """
+    check_lang(lang)
+    if audience is not None and audience not in SIDES:
+        raise ValueError(f"audience must be None, 'left' or 'right', not {audience!r}")
+    words = PHRASES[lang]
+    said = descriptions or {}
+    out: list[str] = []
+    if audience is None:
+        out.append(words["title"].format(round=before.round))
+    else:
+        out.append(
+            words["title_private"].format(round=before.round, team=after.team(audience).name)
+        )
+    out.append(
+        words["score_before"].format(
+            score=score_text(after, before.teams[0].score, before.teams[1].score)
+        )
+    )
+    yellow = before.ball("yellow") if any(b.name == "yellow" for b in before.balls) else None
+    secrets = Secrets(audience, yellow_visible=yellow is None or yellow.status != "vanished")
+    ticks: dict[tuple[int, int], list[Event]] = {}
+    for e in events:
+        ticks.setdefault((e.round, e.tick), []).append(e)
+    told_ticks: set[int] = set()
+    for (_, tick), tick_events in ticks.items():
+        ordered = sorted(tick_events, key=lambda e: e.step)  # stable: keeps the engine's order
+        lines = TickStory(ordered, after, ruleset, lang, secrets).tell()
+        lines = _weave(lines, tick, said, after, ruleset, lang, audience)
+        if not lines:
+            continue
+        out.append("")
+        if tick > 0:
+            out.append(words["tick"].format(tick=tick))
+            told_ticks.add(tick)
+        out.extend(line.text for line in lines)
+    # Descriptions for ticks with no events at all still belong to the story.
+    for tick in sorted({k[2] for k in said} - told_ticks):
+        lines = _weave([], tick, said, after, ruleset, lang, audience)
+        if lines:
+            out.extend(["", words["tick"].format(tick=tick)])
+            out.extend(line.text for line in lines)
+    if not events:
+        out.extend(["", words["no_events"]])
+    out.append("")
+    out.extend(_footer(before.round, after, ruleset, lang, audience))
+    return "\n".join(out) + "\n"
+
+
+def _weave(
+    lines: list[Line],
+    tick: int,
+    said: Mapping[tuple[Side, int, int], str],
+    names: MatchState,
+    ruleset: Ruleset,
+    lang: str,
+    audience: Side | None,
+) -> list[Line]:
+    """Each description after the player's first action line of the tick, or
+    after the flights when he did nothing else."""
+    mine = sorted((k, v) for k, v in said.items() if k[2] == tick and v and v.strip())
+    if not mine:
+        return lines
+    after_line: dict[int, list[str]] = {}
+    tail: list[str] = []
+    last_flight = max((i for i, line in enumerate(lines) if line.flights), default=-1)
+    for (side, number, _), text in mine:
+        clean = _clean(text)
+        if audience != side:
+            clean = redact(clean, ruleset, lang)
+        player = names.find_player(side, number)
+        who = player.name if player is not None and player.name else f"{side}{number}"
+        sentence = PHRASES[lang]["said"].format(name=who, text=clean)
+        index = next((i for i, line in enumerate(lines) if (side, number) in line.actors), None)
+        if index is None:
+            index = last_flight
+        if index < 0:
+            tail.append(sentence)
+        else:
+            after_line.setdefault(index, []).append(sentence)
+    woven: list[Line] = []
+    for i, line in enumerate(lines):
+        woven.append(line)
+        woven.extend(Line(text) for text in after_line.get(i, ()))
+    woven.extend(Line(text) for text in tail)
+    return woven
+
+
+def _clean(text: str) -> str:
+    """One line, no control characters, and not longer than a paragraph."""
+    flat = " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
+    if len(flat) > DESCRIPTION_LIMIT:
+        flat = flat[: DESCRIPTION_LIMIT - 1].rstrip() + "…"
+    return flat
+
+
+def redact(text: str, ruleset: Ruleset, lang: str = "ru") -> str:
+    """The text with every spelling of every spell and counter-spell blanked."""
+    return _spell_pattern(spell_spellings(ruleset)).sub(PHRASES[lang]["hidden"], text)
+
+
+@cache
+def _spell_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
+    # Hyphen, dash or space between the halves: «гуллис дуллис» is the same spell.
+    alternatives = [re.escape(w).replace(r"\-", r"[\s\-‐–—]*") for w in words]
+    return re.compile("|".join(alternatives), re.IGNORECASE)
+
+
+def _footer(
+    round_: int, after: MatchState, ruleset: Ruleset, lang: str, audience: Side | None
+) -> list[str]:
+    words = PHRASES[lang]
+    out = [words["summary_head"].format(round=round_)]
+    out.append(
+        words["score"].format(score=score_text(after, after.teams[0].score, after.teams[1].score))
+    )
+    fire: list[str] = []
+    magic: list[str] = []
+    for side in SIDES:
+        d = after.dragon(side)
+        name = dragon_name(after, side, lang)
+        if d.extinguished:
+            fire.append(words["fire_out"].format(dragon=name))
+        else:
+            fire.append(
+                words["fire_item"].format(dragon=name, short=d.short_left, volleys=d.volleys_left)
+            )
+        effects: list[str] = [e for e in ("daze", "sneeze") if d.effect == e]
+        effects += ["paralyse"] if d.paralysed else []
+        magic.extend(f"{name} — {effect_text(e, lang)}" for e in effects)
+    out.append(words["fire_left"].format(items="; ".join(fire)))
+    if magic:
+        out.append(words["effects_now"].format(items="; ".join(magic)))
+    hospital = [
+        words["hospital_item"].format(name=p.name, round=p.return_round)
+        for p in after.players
+        if p.status == "hospital"
+    ]
+    if hospital:
+        out.append(words["hospital"].format(items=", ".join(hospital)))
+    swallowed = [
+        words["swallowed_item"].format(name=p.name, dragon=dragon_name(after, p.swallowed_by, lang))
+        for p in after.players
+        if p.status == "swallowed" and p.swallowed_by is not None
+    ]
+    if swallowed:
+        out.append(words["swallowed"].format(items=", ".join(swallowed)))
+    if audience is not None:
+        team = after.team(audience)
+        out.append(
+            words["enchanted_left"].format(
+                left=team.enchanted_left, total=ruleset.enchanted_per_team
+            )
+        )
+        own = [
+            words["own_spell_item"].format(
+                ball=ball_name(b.name, lang), spell=spell_name(ruleset, b.spell, lang)
+            )
+            for b in after.balls
+            if b.spell and b.enchanted_by == audience and b.status in ("free", "held", "vanished")
+        ]
+        if own:
+            out.append(words["own_spells"].format(items=", ".join(own)))
+    return out

@@ -1,0 +1,794 @@
+"""One tick's events told as sentences, in the order of §9.
+
+:class:`TickStory` turns the events of one tick into :class:`Line` s.  It
+folds what reads better together (all flights of a team in one line; a
+successful catch roll and the catch; a dragon's move and its mouth) and it
+keeps the secrets: a pass's spell is told only to the passing team, and the
+vanished yellow ball's whereabouts to nobody.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.events import Event
+from engine.geometry import SIDES, Side
+from engine.ruleset import Ruleset
+from engine.state import MatchState
+
+from .names import (
+    ball_colour,
+    ball_name,
+    direction_name,
+    dragon_name,
+    effect_text,
+    fire_name,
+    spell_name,
+)
+from .phrases import PHRASES, WHERE, percent, points
+from .values import as_int
+
+__all__ = ["Line", "Secrets", "TickStory", "score_text"]
+
+Actor = tuple[str, int]
+
+
+@dataclass
+class Line:
+    """A sentence and the players it is about (descriptions are woven after it)."""
+
+    text: str
+    actors: frozenset[Actor] = frozenset()
+    flights: bool = False
+
+
+@dataclass
+class Secrets:
+    """What the reader may know: whose spells, and whether the yellow ball shows."""
+
+    audience: Side | None
+    yellow_visible: bool = True
+
+
+def score_text(state: MatchState, left: int, right: int) -> str:
+    return f"«{state.teams[0].name}» {left} : {right} «{state.teams[1].name}»"
+
+
+@dataclass
+class TickStory:
+    events: Sequence[Event]
+    names: MatchState
+    ruleset: Ruleset
+    lang: str
+    secrets: Secrets
+    lines: list[Line] = field(default_factory=list)
+    _used: set[int] = field(default_factory=set)
+
+    # -- helpers --------------------------------------------------------
+    def t(self, key: str, **values: Any) -> str:
+        return PHRASES[self.lang][key].format(**values)
+
+    def where(self, code: Any) -> str:
+        return WHERE[self.lang].get(str(code), "")
+
+    def name(self, side: Any, number: Any) -> str:
+        if side not in SIDES:
+            return str(number)
+        p = self.names.find_player(side, as_int(number))
+        return p.name if p is not None and p.name else f"{side}{number}"
+
+    def team(self, side: Any) -> str:
+        return self.names.team(side).name if side in SIDES else str(side)
+
+    def dragon(self, side: Any, capital: bool = False) -> str:
+        text = dragon_name(self.names, side, self.lang) if side in SIDES else str(side)
+        return text[:1].upper() + text[1:] if capital else text
+
+    def ball(self, ball: Any, capital: bool = False) -> str:
+        text = ball_name(str(ball), self.lang)
+        return text[:1].upper() + text[1:] if capital else text
+
+    def chance(self, e: Event) -> str:
+        """«50%» for a roll, «1 из 3» for a fair pick."""
+        if e.p is None:
+            return ""
+        if e.ok is None and e.p > 0:
+            n = round(1 / e.p)
+            return f"1 из {n}" if self.lang == "ru" else f"1 in {n}"
+        return percent(e.p)
+
+    def score(self, value: Any) -> str:
+        left, right = _score_pair(value, self.names)
+        return score_text(self.names, left, right)
+
+    def add(self, text: str, *actors: Actor, flights: bool = False) -> None:
+        self.lines.append(Line(text, frozenset(actors), flights))
+
+    def find(self, start: int, match: Callable[[Event], bool]) -> int | None:
+        for j in range(start, len(self.events)):
+            if j not in self._used and match(self.events[j]):
+                return j
+        return None
+
+    # -- the story --------------------------------------------------------
+    def tell(self) -> list[Line]:
+        handlers: dict[str, Callable[[int, Event], None]] = {
+            name[3:]: getattr(self, name) for name in dir(self) if name.startswith("on_")
+        }
+        for i, e in enumerate(self.events):
+            if i in self._used:
+                continue
+            handler = handlers.get(str(e.kind))
+            if handler is not None:
+                handler(i, e)
+        return self.lines
+
+    # Start of round and tick
+    def on_substitution(self, i: int, e: Event) -> None:
+        d = e.data
+        self.add(
+            self.t(
+                "substitution",
+                team=self.team(d.get("side")),
+                incoming=self.name(d.get("side"), d.get("in")),
+                outgoing=self.name(d.get("side"), d.get("out")),
+            )
+        )
+
+    def on_substitution_refused(self, i: int, e: Event) -> None:
+        d = e.data
+        self.add(
+            self.t(
+                "substitution_refused",
+                team=self.team(d.get("side")),
+                incoming=self.name(d.get("side"), d.get("in")),
+                outgoing=self.name(d.get("side"), d.get("out")),
+            )
+        )
+
+    def on_penalty_throw_in(self, i: int, e: Event) -> None:
+        d = e.data
+        self.add(
+            self.t(
+                "penalty",
+                name=self.name(d.get("side"), d.get("number")),
+                team=self.team(d.get("side")),
+                ball=self.ball(d.get("ball")),
+                cell=d.get("cell"),
+                height=d.get("height"),
+                direction=direction_name(d.get("direction"), self.lang),
+            )
+        )
+
+    def on_penalty_nothing(self, i: int, e: Event) -> None:
+        self.add(self.t("penalty_nothing", team=self.team(e.data.get("side"))))
+
+    def on_effect_start(self, i: int, e: Event) -> None:
+        d = e.data
+        self.add(
+            self.t(
+                "effect_start",
+                Dragon=self.dragon(d.get("dragon"), True),
+                effect=effect_text(str(d.get("effect")), self.lang),
+            )
+        )
+
+    # Step 1: flights
+    def on_player_move(self, i: int, e: Event) -> None:
+        moves = [(j, x) for j, x in enumerate(self.events) if str(x.kind) == "player_move"]
+        for side in SIDES:
+            items = []
+            for j, x in moves:
+                d = x.data
+                if d.get("side") != side:
+                    continue
+                self._used.add(j)
+                name = self.name(side, d.get("number"))
+                moved = (d.get("from_cell"), d.get("from_height")) != (
+                    d.get("cell"),
+                    d.get("height"),
+                )
+                if moved and d.get("from_cell") is not None:
+                    items.append(
+                        self.t(
+                            "moves",
+                            name=name,
+                            from_cell=d.get("from_cell"),
+                            from_height=d.get("from_height"),
+                            cell=d.get("cell"),
+                            height=d.get("height"),
+                        )
+                    )
+                else:
+                    items.append(
+                        self.t("stays", name=name, cell=d.get("cell"), height=d.get("height"))
+                    )
+            if items:
+                self.add(
+                    self.t("flights", team=self.team(side), items=", ".join(items)), flights=True
+                )
+
+    def on_player_launch(self, i: int, e: Event) -> None:
+        d = e.data
+        actor = (str(d.get("side")), as_int(d.get("number")))
+        self.add(
+            self.t("launch", name=self.name(*actor), cell=d.get("cell"), height=d.get("height")),
+            actor,
+        )
+
+    def on_no_order(self, i: int, e: Event) -> None:
+        actor = (str(e.data.get("side")), as_int(e.data.get("number")))
+        self.add(self.t("no_order", name=self.name(*actor)), actor)
+
+    def on_ball_dropped(self, i: int, e: Event) -> None:
+        d = e.data
+        actor = (str(d.get("side")), as_int(d.get("number")))
+        self.add(
+            self.t(
+                "dropped",
+                name=self.name(*actor),
+                ball=self.ball(d.get("ball")),
+                cell=d.get("cell"),
+                height=d.get("height"),
+            ),
+            actor,
+        )
+
+    def on_dragon_move(self, i: int, e: Event) -> None:
+        d = e.data
+        side = d.get("side")
+        if d.get("refused"):
+            text = self.t(
+                "dragon_refused",
+                Dragon=self.dragon(side, True),
+                head=d.get("head"),
+                height=d.get("height"),
+            )
+        else:
+            move = str(d.get("move", "stay"))
+            words = PHRASES[self.lang].get(move, move)
+            step = as_int(d.get("height_step"))
+            words += self.t("up") if step > 0 else self.t("down") if step < 0 else ""
+            text = self.t(
+                "dragon_move",
+                Dragon=self.dragon(side, True),
+                move=words,
+                head=d.get("head"),
+                facing=direction_name(d.get("facing"), self.lang),
+                height=d.get("height"),
+            )
+        j = self.find(i + 1, lambda x: str(x.kind) == "dragon_mouth" and x.data.get("side") == side)
+        if j is not None:
+            self._used.add(j)
+            text += "; " + self._mouth(self.events[j])
+        self.add(text + ".")
+
+    def on_dragon_mouth(self, i: int, e: Event) -> None:
+        self.add(f"{self.dragon(e.data.get('side'), True)}: {self._mouth(e)}.")
+
+    def _mouth(self, e: Event) -> str:
+        text = self.t("mouth_open") if e.data.get("open") else self.t("mouth_closed")
+        reason = self.where(e.data.get("reason"))
+        return f"{text} ({reason})" if reason and e.data.get("open") else text
+
+    def on_fire(self, i: int, e: Event) -> None:
+        d = e.data
+        cells = ", ".join(str(c) for c in sorted(d.get("cells", ())))
+        key = "fire_random" if d.get("random") else "fire"
+        self.add(
+            self.t(
+                key,
+                Dragon=self.dragon(d.get("side"), True),
+                fire=fire_name(str(d.get("fire")), self.lang),
+                cells=cells,
+                short=d.get("short_left"),
+                volleys=d.get("volleys_left"),
+            )
+        )
+
+    def on_fire_refused(self, i: int, e: Event) -> None:
+        self.add(self.t("fire_refused", Dragon=self.dragon(e.data.get("side"), True)))
+
+    def on_random_fire_roll(self, i: int, e: Event) -> None:
+        outcome = self.t("random_fire_yes") if e.ok else self.t("random_fire_no")
+        self.add(
+            self.t(
+                "random_fire_roll",
+                Dragon=self.dragon(e.data.get("side"), True),
+                p=self.chance(e),
+                outcome=outcome,
+            )
+        )
+
+    def on_yellow_vanish(self, i: int, e: Event) -> None:
+        if e.ok:
+            self.secrets.yellow_visible = False
+        key = "vanish_yes" if e.ok else "vanish_no"
+        self.add(self.t(key, cell=e.data.get("cell"), p=self.chance(e)))
+
+    def on_yellow_appear(self, i: int, e: Event) -> None:
+        if e.ok:
+            self.secrets.yellow_visible = True
+        key = "appear_yes" if e.ok else "appear_no"
+        self.add(self.t(key, cell=e.data.get("cell"), p=self.chance(e)))
+
+    def _hidden_ball(self, e: Event) -> bool:
+        """A course or flight of the vanished yellow ball: nobody may read it."""
+        if e.data.get("ball") != "yellow":
+            return False
+        if str(e.kind) == "ball_move":
+            return not e.data.get("visible", self.secrets.yellow_visible)
+        return not self.secrets.yellow_visible
+
+    def on_ball_move(self, i: int, e: Event) -> None:
+        if e.step == 1:
+            self._flights(i)
+        elif not self._hidden_ball(e):
+            d = e.data
+            self.add(
+                self.t(
+                    "ball_move_line",
+                    Ball=self.ball(d.get("ball"), True),
+                    from_cell=d.get("from_cell"),
+                    cell=d.get("cell"),
+                    height=d.get("height"),
+                )
+            )
+
+    def on_ball_direction(self, i: int, e: Event) -> None:
+        if e.step == 1:
+            self._flights(i)
+        elif not self._hidden_ball(e):
+            self.add(
+                self.t(
+                    "ball_course_line",
+                    Ball=self.ball(e.data.get("ball"), True),
+                    direction=direction_name(e.data.get("direction"), self.lang),
+                    p=self.chance(e),
+                )
+            )
+
+    def on_ball_bounce(self, i: int, e: Event) -> None:
+        if e.step == 1:
+            self._flights(i)
+        elif not self._hidden_ball(e):
+            self.add(
+                self.t(
+                    "ball_bounce_line",
+                    Ball=self.ball(e.data.get("ball"), True),
+                    cell=e.data.get("cell"),
+                    direction=direction_name(e.data.get("direction"), self.lang),
+                    p=self.chance(e),
+                )
+            )
+
+    def _flights(self, first: int) -> None:
+        """All free balls' step-1 flights of the tick in one line."""
+        paths: dict[str, list[Any]] = {}
+        notes: dict[str, list[str]] = {}
+        heights: dict[str, Any] = {}
+        for j in range(first, len(self.events)):
+            e = self.events[j]
+            kind = str(e.kind)
+            if e.step != 1 or kind not in (
+                "ball_move",
+                "ball_direction",
+                "ball_bounce",
+                "yellow_vanish",
+                "yellow_appear",
+            ):
+                continue
+            if kind.startswith("yellow_"):
+                # Visibility changes mid-list: tell them now so the secret is tracked.
+                self._used.add(j)
+                getattr(self, f"on_{kind}")(j, e)
+                continue
+            self._used.add(j)
+            if self._hidden_ball(e):
+                continue
+            d = e.data
+            ball = str(d.get("ball"))
+            path = paths.setdefault(ball, [])
+            if kind == "ball_move":
+                if not path:
+                    path.append(d.get("from_cell"))
+                path.append(d.get("cell"))
+                heights[ball] = d.get("height")
+                continue
+            if not path:
+                path.append(d.get("cell"))
+            direction = direction_name(d.get("direction"), self.lang)
+            if kind == "ball_direction":
+                notes.setdefault(ball, []).append(
+                    self.t("ball_course", direction=direction, p=self.chance(e))
+                )
+            else:
+                key = _BOUNCE.get(str(d.get("reason")), "ball_bounce")
+                notes.setdefault(ball, []).append(
+                    self.t(key, cell=d.get("cell"), direction=direction, p=self.chance(e))
+                )
+        items = []
+        for ball, path in paths.items():
+            short = ball_colour(ball, self.lang)
+            route = "→".join(str(c) for c in _squeeze(path))
+            text = self.t("ball_path", ball=short, path=route, height=heights.get(ball, "?"))
+            if notes.get(ball):
+                text += " (" + "; ".join(notes[ball]) + ")"
+            items.append(text)
+        if items:
+            self.add(self.t("balls", items=", ".join(items)), flights=True)
+
+    def on_pass(self, i: int, e: Event) -> None:
+        d = e.data
+        actor = (str(d.get("side")), as_int(d.get("number")))
+        text = self.t(
+            "pass",
+            name=self.name(*actor),
+            ball=self.ball(d.get("ball")),
+            from_cell=d.get("from_cell"),
+            cell=d.get("cell"),
+            height=d.get("height"),
+        )
+        spell = d.get("spell")
+        # §5: only the passing team learns here that the pass was enchanted.
+        if spell and self.secrets.audience is not None and self.secrets.audience == d.get("side"):
+            text += self.t("pass_spell", spell=spell_name(self.ruleset, str(spell), self.lang))
+        self.add(text, actor)
+
+    # Steps 2 and 7: swallowed balls and goals
+    def on_ball_swallow_roll(self, i: int, e: Event) -> None:
+        d = e.data
+        outcome = self.t("swallowed_yes") if e.ok else self.t("swallowed_no")
+        where = self.where(d.get("where")) or str(d.get("cell"))
+        self.add(
+            self.t(
+                "ball_swallow",
+                Dragon=self.dragon(d.get("dragon"), True),
+                ball=self.ball(d.get("ball")),
+                where=where,
+                p=self.chance(e),
+                outcome=outcome,
+            )
+        )
+
+    def on_goal(self, i: int, e: Event) -> None:
+        d = e.data
+        ball = str(d.get("ball"))
+        self.add(
+            self.t(
+                "goal",
+                Dragon=self.dragon(d.get("dragon"), True),
+                ball=self.ball(ball),
+                points=points(as_int(d.get("points")), self.lang),
+                team=self.team(d.get("scorer_side")),
+                score=self.score(d.get("score")),
+            )
+        )
+        rules = self.ruleset.balls.get(ball)
+        if rules is not None and rules.effect == "pepper":
+            self.add(self.t("effect_now", effect=effect_text("pepper", self.lang)))
+
+    def on_effect_pending(self, i: int, e: Event) -> None:
+        self.add(self.t("effect_pending", effect=effect_text(str(e.data.get("effect")), self.lang)))
+
+    def on_players_spat(self, i: int, e: Event) -> None:
+        d = e.data
+        names = ", ".join(self.name(p.get("side"), p.get("number")) for p in d.get("players", ()))
+        self.add(
+            self.t(
+                "spat",
+                Dragon=self.dragon(d.get("dragon"), True),
+                names=names,
+                round=d.get("return_round"),
+            )
+        )
+
+    # Step 3: collisions, dragons, falls
+    def on_collision(self, i: int, e: Event) -> None:
+        d = e.data
+        players = [(str(p.get("side")), as_int(p.get("number"))) for p in d.get("players", ())]
+        names = ", ".join(self.name(*p) for p in players)
+        self.add(
+            self.t("collision", cell=d.get("cell"), height=d.get("height"), names=names), *players
+        )
+
+    def on_collision_pick(self, i: int, e: Event) -> None:
+        actor = (str(e.data.get("side")), as_int(e.data.get("number")))
+        self.add(self.t("collision_pick", p=self.chance(e), name=self.name(*actor)), actor)
+
+    def on_collision_second(self, i: int, e: Event) -> None:
+        actor = (str(e.data.get("side")), as_int(e.data.get("number")))
+        key = "collision_second_yes" if e.ok else "collision_second_no"
+        self.add(self.t(key, name=self.name(*actor), p=self.chance(e)), actor)
+
+    def on_held_on(self, i: int, e: Event) -> None:
+        actor = (str(e.data.get("side")), as_int(e.data.get("number")))
+        self.add(self.t("held_on", name=self.name(*actor)), actor)
+
+    def on_dragon_knock_roll(self, i: int, e: Event) -> None:
+        d = e.data
+        actor = (str(d.get("side")), as_int(d.get("number")))
+        outcome = self.t("knock_yes") if e.ok else self.t("knock_no")
+        self.add(
+            self.t(
+                "knock",
+                name=self.name(*actor),
+                part=self.where(d.get("part")) or d.get("part"),
+                dragon=self.dragon(d.get("dragon")),
+                p=self.chance(e),
+                outcome=outcome,
+            ),
+            actor,
+        )
+
+    def on_swallow_roll(self, i: int, e: Event) -> None:
+        d = e.data
+        actor = (str(d.get("side")), as_int(d.get("number")))
+        outcome = self.t("swallow_yes") if e.ok else self.t("swallow_no")
+        self.add(
+            self.t(
+                "swallow_roll",
+                name=self.name(*actor),
+                where=self.where(d.get("where")) or "—",
+                dragon=self.dragon(d.get("dragon")),
+                p=self.chance(e),
+                outcome=outcome,
+            ),
+            actor,
+        )
+
+    def on_player_swallowed(self, i: int, e: Event) -> None:
+        d = e.data
+        actor = (str(d.get("side")), as_int(d.get("number")))
+        balls = [self.ball(b) for b in d.get("balls", ())]
+        key = "player_swallowed_balls" if balls else "player_swallowed"
+        self.add(
+            self.t(
+                key,
+                name=self.name(*actor),
+                balls=", ".join(balls),
+                dragon=self.dragon(d.get("dragon")),
+            ),
+            actor,
+        )
+
+    def on_fall(self, i: int, e: Event) -> None:
+        d = e.data
+        actor = (str(d.get("side")), as_int(d.get("number")))
+        self.add(
+            self.t(
+                "fall",
+                name=self.name(*actor),
+                height=d.get("height"),
+                cell=d.get("cell"),
+                cause=self.where(d.get("cause")) or "—",
+                round=d.get("return_round"),
+            ),
+            actor,
+        )
+
+    # Steps 4–6: passes caught, steals, catches
+    def on_catch_roll(self, i: int, e: Event) -> None:
+        d = e.data
+        actor = (str(d.get("side")), as_int(d.get("number")))
+        ball = d.get("ball")
+        values = dict(
+            name=self.name(*actor),
+            ball=self.ball(ball),
+            where=self.where(d.get("where")),
+            second=self.t("second") if d.get("second") else "",
+            p=self.chance(e),
+            outcome=self.t("lucky") if e.ok else self.t("unlucky"),
+        )
+        key = "catch_try"
+        if e.ok:
+            contested = self.find(
+                i + 1, lambda x: str(x.kind) == "catch_pick" and x.data.get("ball") == ball
+            )
+            catch = self.find(
+                i + 1,
+                lambda x: (
+                    str(x.kind) == "catch"
+                    and x.data.get("ball") == ball
+                    and (x.data.get("side"), as_int(x.data.get("number"))) == actor
+                ),
+            )
+            if contested is None and catch is not None:
+                self._used.add(catch)
+                key = "catch_done"
+        self.add(self.t(key, **values).replace("  ", " "), actor)
+
+    def on_catch_pick(self, i: int, e: Event) -> None:
+        d = e.data
+        actor = (str(d.get("side")), as_int(d.get("number")))
+        names = ", ".join(
+            self.name(c.get("side"), c.get("number")) for c in d.get("candidates", ())
+        )
+        self.add(self.t("catch_pick", names=names, p=self.chance(e), name=self.name(*actor)), actor)
+
+    def on_catch(self, i: int, e: Event) -> None:
+        actor = (str(e.data.get("side")), as_int(e.data.get("number")))
+        self.add(self.t("catch", name=self.name(*actor), ball=self.ball(e.data.get("ball"))), actor)
+
+    def on_disenchant(self, i: int, e: Event) -> None:
+        d = e.data
+        actor = (str(d.get("side")), as_int(d.get("number")))
+        self.add(
+            self.t(
+                "disenchant",
+                name=self.name(*actor),
+                ball=self.ball(d.get("ball")),
+                counter=spell_name(self.ruleset, str(d.get("counter")), self.lang),
+                spell=spell_name(self.ruleset, str(d.get("spell")), self.lang),
+            ),
+            actor,
+        )
+
+    def on_bludger(self, i: int, e: Event) -> None:
+        d = e.data
+        actor = (str(d.get("side")), as_int(d.get("number")))
+        self.add(
+            self.t(
+                "bludger",
+                Ball=self.ball(d.get("ball"), True),
+                name=self.name(*actor),
+                spell=spell_name(self.ruleset, str(d.get("spell")), self.lang),
+            ),
+            actor,
+        )
+
+    def on_pass_missed(self, i: int, e: Event) -> None:
+        d = e.data
+        self.add(
+            self.t(
+                "pass_missed",
+                ball=self.ball(d.get("ball")),
+                cell=d.get("cell"),
+                height=d.get("height"),
+                direction=direction_name(d.get("direction"), self.lang),
+            )
+        )
+
+    def on_steal_roll(self, i: int, e: Event) -> None:
+        d = e.data
+        side = str(d.get("side"))
+        actor = (side, as_int(d.get("number")))
+        target = self.name(_other(side), d.get("target"))
+        values: dict[str, Any] = dict(
+            name=self.name(*actor),
+            target=target,
+            where=self.where(d.get("where")),
+            p=self.chance(e),
+            outcome=self.t("lucky") if e.ok else self.t("unlucky"),
+        )
+        key = "steal_try"
+        if e.ok:
+            j = self.find(
+                i + 1,
+                lambda x: (
+                    str(x.kind) == "steal"
+                    and x.data.get("side") == side
+                    and as_int(x.data.get("number")) == actor[1]
+                ),
+            )
+            if j is not None:
+                self._used.add(j)
+                key, values["ball"] = "steal_done", self.ball(self.events[j].data.get("ball"))
+                if self.events[j].p is not None:
+                    values["outcome"] += self.t("steal_pick", p=self.chance(self.events[j]))
+        self.add(self.t(key, **values).replace("  ", " "), actor)
+
+    def on_steal(self, i: int, e: Event) -> None:
+        d = e.data
+        side = str(d.get("side"))
+        actor = (side, as_int(d.get("number")))
+        pick = self.t("steal_pick", p=self.chance(e)) if e.p is not None else ""
+        self.add(
+            self.t(
+                "steal",
+                name=self.name(*actor),
+                ball=self.ball(d.get("ball")),
+                target=self.name(_other(side), d.get("target")),
+                pick=pick,
+            ),
+            actor,
+        )
+
+    def on_steal_nothing(self, i: int, e: Event) -> None:
+        d = e.data
+        side = str(d.get("side"))
+        actor = (side, as_int(d.get("number")))
+        self.add(
+            self.t(
+                "steal_nothing",
+                name=self.name(*actor),
+                target=self.name(_other(side), d.get("target")),
+                reason=self.where(d.get("reason")) or "—",
+            ),
+            actor,
+        )
+
+    def on_action_lost(self, i: int, e: Event) -> None:
+        d = e.data
+        actor = (str(d.get("side")), as_int(d.get("number")))
+        if d.get("reason") in ("fell", "swallowed"):
+            return  # the fall or the swallowing is already told
+        action = PHRASES[self.lang].get(f"action_{d.get('action')}", str(d.get("action")))
+        reason = self.where(d.get("reason"))
+        self.add(
+            self.t(
+                "action_lost",
+                name=self.name(*actor),
+                action=action,
+                reason=f": {reason}" if reason else "",
+            ),
+            actor,
+        )
+
+    def on_ball_height(self, i: int, e: Event) -> None:
+        self.add(
+            self.t(
+                "ball_height",
+                Ball=self.ball(e.data.get("ball"), True),
+                height=e.data.get("height"),
+                p=self.chance(e),
+            )
+        )
+
+    def on_catch_nothing(self, i: int, e: Event) -> None:
+        # Most catch orders simply find no ball in reach: worth a line only
+        # when the player named the ball he was after.
+        d = e.data
+        if not d.get("ball"):
+            return
+        actor = (str(d.get("side")), as_int(d.get("number")))
+        reason = self.where(d.get("reason"))
+        self.add(
+            self.t(
+                "catch_nothing",
+                name=self.name(*actor),
+                ball=self.ball(d.get("ball")),
+                reason=f": {reason}" if reason else "",
+            ),
+            actor,
+        )
+
+    def on_ball_burnt(self, i: int, e: Event) -> None:
+        self.add(self.t("burnt", Ball=self.ball(e.data.get("ball"), True), cell=e.data.get("cell")))
+
+    def on_match_end(self, i: int, e: Event) -> None:
+        reason = self.where(e.data.get("reason")) or str(e.data.get("reason", ""))
+        self.add(self.t("match_end", reason=reason, score=self.score(e.data.get("score"))))
+
+
+# Why a ball changed course: the dome, a dragon's open mouth it steers clear
+# of (§5), or a closed head it hit (§7).
+_BOUNCE = {
+    "dome": "ball_bounce",
+    "dragon": "ball_avoids",
+    "head": "ball_bounce_head",
+    "closed_head": "ball_bounce_head",
+}
+
+
+def _other(side: str) -> Side:
+    return "left" if side == "right" else "right"
+
+
+def _squeeze(path: list[Any]) -> list[Any]:
+    """The path without repeats (a ball that stayed put is one cell)."""
+    out: list[Any] = []
+    for cell in path:
+        if not out or out[-1] != cell:
+            out.append(cell)
+    return out
+
+
+def _score_pair(value: Any, state: MatchState) -> tuple[int, int]:
+    if isinstance(value, dict):
+        return as_int(value.get("left")), as_int(value.get("right"))
+    if isinstance(value, list | tuple) and len(value) == 2:
+        return as_int(value[0]), as_int(value[1])
+    return state.teams[0].score, state.teams[1].score

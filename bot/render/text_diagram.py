@@ -1,0 +1,148 @@
+"""The field as monospace text, for plain-text mail and the log.
+
+Each hex row takes two lines: the cell numbers and, under each number, what
+is there (players «А7», free balls by letter, a dragon's head «Д→» and body
+«д»).  The row offsets keep the hex shape.  A listing under the map spells
+out every occupied cell, then the score and who is off the field.  Only
+public facts are shown: the vanished yellow ball is not on it.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from engine import geometry
+from engine.geometry import Direction
+from engine.ruleset import Ruleset
+from engine.state import MatchState
+
+from .names import ball_colour, ball_letter, check_lang, direction_name, side_letter
+from .panel import panel_lines
+from .story import score_text
+
+__all__ = ["SLOT", "WIDTH", "text_diagram"]
+
+SLOT = 5  # characters per cell; cells of a row are SLOT + 1 apart
+WIDTH = 101  # the widest map row: 17 cells
+
+_ARROW = {
+    Direction.E: "→",
+    Direction.SE: "↘",
+    Direction.SW: "↙",
+    Direction.W: "←",
+    Direction.NW: "↖",
+    Direction.NE: "↗",
+}
+
+_WORDS = {
+    "ru": {
+        "legend": "Под номером клетки: А7/Б7 — игрок команды и номер, {balls} — мяч; "
+        "Д→ — голова дракона (стрелка — куда смотрит), д — его тело и хвост.",
+        "cells": "Клетки:",
+        "player": "{mark} {name}, высота {height}",
+        "holding": ", мячи: {balls}",
+        "ball": "{ball} мяч, высота {height}",
+        "head": "голова дракона «{team}», смотрит на {facing}, высота {height}, пасть {mouth}",
+        "body": "тело дракона «{team}»",
+        "tail": "хвост дракона «{team}»",
+        "open": "открыта",
+        "closed": "закрыта",
+        "score": "Счёт: {score}",
+    },
+    "en": {
+        "legend": "Under a cell number: A7/B7 is a player (team and number), {balls} a ball; "
+        "Д→ a dragon's head (the arrow shows where it faces), д its body and tail.",
+        "cells": "Cells:",
+        "player": "{mark} {name}, height {height}",
+        "holding": ", balls: {balls}",
+        "ball": "{ball} ball, height {height}",
+        "head": "head of the {team} dragon, facing {facing}, height {height}, mouth {mouth}",
+        "body": "body of the {team} dragon",
+        "tail": "tail of the {team} dragon",
+        "open": "open",
+        "closed": "closed",
+        "score": "Score: {score}",
+    },
+}
+
+
+def text_diagram(state: MatchState, ruleset: Ruleset, *, lang: str = "ru") -> str:
+    """The position as a monospace map plus a listing (about 100 columns)."""
+    check_lang(lang)
+    w = _WORDS[lang]
+    marks: dict[int, list[str]] = {}
+    details: dict[int, list[str]] = {}
+    for d in state.dragons:
+        cells = geometry.dragon_cells(d.head, d.facing)
+        if cells is None:
+            continue
+        team = state.team(d.side).name
+        head, body, tail = cells
+        marks.setdefault(head, []).append("Д" + _ARROW[d.facing])
+        details.setdefault(head, []).append(
+            w["head"].format(
+                team=team,
+                facing=direction_name(d.facing, lang),
+                height=d.height,
+                mouth=w["open"] if d.mouth_open else w["closed"],
+            )
+        )
+        for cell, part in ((body, "body"), (tail, "tail")):
+            marks.setdefault(cell, []).append("д")
+            details.setdefault(cell, []).append(w[part].format(team=team))
+    for p in sorted(state.players, key=lambda p: (p.side, p.number)):
+        if not p.on_field or p.cell is None:
+            continue
+        mark = f"{side_letter(p.side, lang)}{p.number}"
+        marks.setdefault(p.cell, []).append(mark)
+        text = w["player"].format(mark=mark, name=p.name, height=p.height)
+        if p.balls:
+            text += w["holding"].format(balls=", ".join(ball_colour(b, lang) for b in p.balls))
+        details.setdefault(p.cell, []).append(text)
+    for b in state.balls:
+        if b.status == "free" and b.cell is not None:
+            marks.setdefault(b.cell, []).append(ball_letter(b.name, lang))
+            details.setdefault(b.cell, []).append(
+                w["ball"].format(ball=ball_colour(b.name, lang).capitalize(), height=b.height)
+            )
+    out = _map(marks)
+    letters = "/".join(ball_letter(name, lang) for name in ruleset.ball_order)
+    out.append("")
+    out.extend(textwrap.wrap(w["legend"].format(balls=letters), WIDTH))
+    out.append(
+        w["score"].format(score=score_text(state, state.teams[0].score, state.teams[1].score))
+    )
+    out.append(w["cells"])
+    for cell in sorted(details):
+        out.append(f"  {cell:>3}: " + "; ".join(details[cell]))
+    first, second = panel_lines(state, lang, gm_view=False)
+    for text, _, strong in first + second:
+        out.append(f"{text}:" if strong else "  " + text.strip())
+    return "\n".join(out) + "\n"
+
+
+def _map(marks: dict[int, list[str]]) -> list[str]:
+    rows: dict[int, list[int]] = {}
+    for cell in geometry.CELLS:
+        rows.setdefault(geometry.coord(cell)[0], []).append(cell)
+    lines: list[str] = []
+    for row in sorted(rows):
+        numbers = [" "] * WIDTH
+        content = [" "] * WIDTH
+        for cell in rows[row]:
+            col = geometry.coord(cell)[1] * (SLOT + 1) // 2
+            _put(numbers, col, str(cell).center(SLOT))
+            _put(content, col, _squash("".join(marks.get(cell, ()))).center(SLOT))
+        lines.append("".join(numbers).rstrip())
+        lines.append("".join(content).rstrip())
+    return lines
+
+
+def _squash(text: str) -> str:
+    """At most SLOT characters; a «+» says the listing has the rest."""
+    return text if len(text) <= SLOT else text[: SLOT - 1] + "+"
+
+
+def _put(line: list[str], col: int, text: str) -> None:
+    for i, ch in enumerate(text):
+        line[col + i] = ch
