@@ -92,6 +92,7 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "“{got}” is neither a ball nor a counter-spell.",
     ),
     "unknown_spell": ("Нет заклинания «{got}».", "No spell “{got}”."),
+    "unknown_counter": ("Нет контрзаклинания «{got}».", "No counter-spell “{got}”."),
     "unknown_team": ("Нет команды «{got}».", "No team “{got}”."),
     "ambiguous_player": (
         "«{got}» подходит нескольким игрокам: {candidates}. Напишите имя полностью или номер.",
@@ -297,7 +298,7 @@ _LABELS: Final[dict[str, tuple[str, str]]] = {
 # What a terminal the parser expected means to a player.
 _EXPECTED: Final[tuple[tuple[frozenset[str], tuple[str, str]], ...]] = (
     (frozenset({"INT"}), ("число", "a number")),
-    (frozenset({"V", "H", "SLASH"}), ("высота (в2)", "a height (h2)")),
+    (frozenset({"H", "SLASH"}), ("высота (в2)", "a height (h2)")),
     (frozenset({"PASS", "CATCH", "STEAL"}), ("действие (пас, ловить, отнять)", "an action (pass, catch, steal)")),
     (
         frozenset({"FORWARD", "LEFT", "RIGHT", "STAY", "UP", "DOWN", "FIRE", "SHORT", "VOLLEY"}),

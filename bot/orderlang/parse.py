@@ -10,6 +10,7 @@ and that only for an internal failure: bad input is reported, not raised.
 from __future__ import annotations
 
 import difflib
+from dataclasses import replace
 from collections.abc import Iterable
 from typing import Any, Final
 
@@ -36,7 +37,7 @@ __all__ = ["MAX_MESSAGE_BYTES", "parse_message"]
 
 MAX_MESSAGE_BYTES: Final = 20 * 1024
 _MAX_LEGALITY_ROUNDS: Final = 4
-_KEYWORDS: Final = tuple(w for w in KEYWORD_TYPES if len(w) >= 4)
+_KEYWORDS: Final = tuple(w for w in KEYWORD_TYPES if len(w) >= 3)
 _FLIGHT_CODES: Final = frozenset(
     {"launch_cell", "cell_invalid", "height_invalid", "too_far", "height_step"}
 )
@@ -195,6 +196,10 @@ def _legality(
 
     errors: list[OrderError] = []
     seen: set[tuple[int, str]] = set()
+    ticks_of_line: dict[int, set[int]] = {}
+    for order, number in resolver.line_of.items():
+        if not isinstance(order, Substitution):
+            ticks_of_line.setdefault(number, set()).add(order.tick)
     for _ in range(_MAX_LEGALITY_ROUNDS):
         problems = check_orders(state, base.merged(orders), ruleset, side=side)
         refused: set[Any] = set()
@@ -205,6 +210,10 @@ def _legality(
             if p.order is not None:
                 refused.add(p.order)
             err = _illegal(p, line or 0, resolver, state, lang)
+            if p.tick is not None and len(ticks_of_line.get(line or 0, ())) > 1:
+                # one line, several ticks ("все такты"): say which tick is wrong
+                tick_word = "Такт" if lang_of(lang) == 0 else "Tick"
+                err = replace(err, message=f"{tick_word} {p.tick}: {err.message}")
             if (err.line, err.code + err.message) not in seen:
                 seen.add((err.line, err.code + err.message))
                 errors.append(err)

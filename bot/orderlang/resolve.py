@@ -211,7 +211,8 @@ class Resolver:
             raise
 
     def _team_header(self, node: TeamHeader) -> None:
-        self.team_bad = True
+        # A master's lines below a bad team line have no team; a team's stay its own.
+        self.team_bad = self.side is None
         side = self._team_of(node.words)
         if side is None:
             raise self.error(
@@ -334,7 +335,7 @@ class Resolver:
                 "ambiguous_name",
                 "ambiguous_player",
                 span,
-                (str(p.number) for p in m.candidates),
+                (display_name(p, pool) for p in m.candidates),
                 got=got,
                 candidates=names,
             )
@@ -464,7 +465,8 @@ class Resolver:
         close = difflib.get_close_matches(_spell_key(value), spells, n=2, cutoff=0.7)
         if close:
             names = [self._spell_name(self._spells[c][1]) for c in close]
-            return self.error("unknown_name", "unknown_spell", span, names, got=self._got(span))
+            code = "unknown_spell" if kind == "spell" else "unknown_counter"
+            return self.error("unknown_name", code, span, names, got=self._got(span))
         labels = {label: ball for ball, pair in BALL_LABELS.items() for label in pair}
         near = difflib.get_close_matches(norm_word(value), list(labels), n=2, cutoff=0.6)
         code = "unknown_ball" if kind == "spell" else "unknown_catch_word"

@@ -1,0 +1,77 @@
+"""Positions the order-language tests read messages against.
+
+``opening``: a new match (round 1, tick 0) with the default rosters and two
+reserves a team.  ``midgame``: round 2, tick 0, with balls in hands, a
+player due back from the hospital wing on tick 3, a dazed right dragon, and
+the left dragon two cells from the centre line with one volley left.
+``twins``: rosters with shared surnames.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import cache
+
+from engine import BallState, MatchState, PlayerRef, Ruleset, load_ruleset, new_match
+
+RULESET: Ruleset = load_ruleset()
+
+
+@cache
+def opening() -> MatchState:
+    state, _ = new_match(RULESET, "orderlang-golden", reserves_per_team=2)
+    return state
+
+
+@cache
+def midgame() -> MatchState:
+    s = replace(opening(), round=2)
+    placed = {
+        ("left", 1): (88, 2, ("red",)),
+        ("left", 2): (90, 2, ("black",)),
+        ("left", 4): (107, 1, ()),
+        ("right", 1): (108, 1, ("green",)),
+        ("right", 2): (92, 2, ()),
+    }
+    for (side, number), (cell, height, balls) in placed.items():
+        p = s.player(side, number)
+        s = s.with_player(replace(p, cell=cell, height=height, balls=balls))
+    s = s.with_player(
+        replace(s.player("left", 3), status="hospital", cell=None, height=None, return_round=2)
+    )
+    for ball, side, number in (("red", "left", 1), ("black", "left", 2), ("green", "right", 1)):
+        holder = s.player(side, number)
+        s = s.with_ball(
+            BallState(ball, "held", holder.cell, holder.height, holder=PlayerRef(side, number))
+        )
+    s = s.with_ball(replace(s.ball("yellow"), cell=50, height=1))
+    s = s.with_dragon(replace(s.dragon("right"), effect="daze"))
+    return s.with_dragon(replace(s.dragon("left"), head=104, volleys_left=1))
+
+
+@cache
+def twins() -> MatchState:
+    """Rosters with shared surnames, within a team and across the teams."""
+    rosters = {
+        "left": (
+            "Алексей Иванов",
+            "Пётр Иванов",
+            "Петров",
+            "Петренко",
+            "Сидоров",
+            "Смирнов",
+            "Кузнецов",
+        ),
+        "right": ("Соколов", "Петров", "Новиков", "Фёдоров", "Морозов", "Волков", "Алексеев"),
+    }
+    state, _ = new_match(RULESET, "orderlang-twins", rosters=rosters)
+    return state
+
+
+@cache
+def after_tick1() -> MatchState:
+    """The midgame position with its round's first tick already played."""
+    return replace(midgame(), tick=1)
+
+
+STATES = {"opening": opening, "midgame": midgame, "twins": twins, "after_tick1": after_tick1}
