@@ -1,0 +1,192 @@
+"""Repository functions on both databases."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+from sqlalchemy.exc import IntegrityError, StatementError
+from sqlmodel import select
+
+from storage import repo
+from storage.db import Database
+from storage.models import Blob, Game, InboundMessage, OrderRow, OutboxRow, Round, Snapshot
+
+T0 = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
+
+
+def _game(db: Database, **kw: object) -> int:
+    with db.transaction() as s:
+        game = Game(ruleset="classic", timezone="Europe/Moscow", deadlines="21:00", **kw)
+        s.add(game)
+        s.flush()
+        assert game.id is not None
+        return game.id
+
+
+def _round(db: Database, game_id: int, deadline: datetime, **kw: object) -> int:
+    with db.transaction() as s:
+        rnd = Round(
+            game_id=game_id,
+            number=1,
+            opened_at=T0,
+            deadline=deadline,
+            seed="s",
+            commitment="c",
+            **kw,
+        )
+        s.add(rnd)
+        s.flush()
+        game = s.get(Game, game_id)
+        assert game is not None and rnd.id is not None
+        game.current_round_id = rnd.id
+        game.status = "running"
+        s.add(game)
+        return rnd.id
+
+
+def test_times_come_back_aware_utc(db: Database) -> None:
+    moscow = datetime(2026, 3, 1, 21, 0, tzinfo=UTC).astimezone(ZoneInfo("Europe/Moscow"))
+    game_id = _game(db, started_at=moscow)
+    with db.transaction() as s:
+        game = s.get(Game, game_id)
+        assert game is not None
+        assert game.started_at == datetime(2026, 3, 1, 21, 0, tzinfo=UTC)
+        assert game.started_at.tzinfo is not None and game.started_at.utcoffset() == timedelta(0)
+
+
+def test_naive_times_are_refused(db: Database) -> None:
+    with pytest.raises(StatementError, match="naive datetime"), db.transaction() as s:
+        s.add(
+            Game(
+                ruleset="classic",
+                timezone="UTC",
+                deadlines="21:00",
+                started_at=datetime(2026, 1, 1),
+            )
+        )
+        s.flush()
+
+
+def test_inbound_is_unique_per_channel_and_external_id(db: Database) -> None:
+    def message(channel: str) -> InboundMessage:
+        return InboundMessage(
+            channel=channel, external_id="42:7", sender="1", text="x", raw=b"x", received_at=T0
+        )
+
+    with db.transaction() as s:
+        s.add(message("telegram"))
+        s.add(message("email"))  # another channel may reuse the id
+    with pytest.raises(IntegrityError), db.transaction() as s:
+        s.add(message("telegram"))
+    with db.transaction() as s:
+        found = repo.inbound_by_external(s, "telegram", "42:7")
+        assert found is not None and found.raw == b"x"
+
+
+def test_superseded_orders_stay_on_record(db: Database) -> None:
+    game_id = _game(db)
+    with db.transaction() as s:
+        for text in ("first", "second"):
+            s.add(
+                OrderRow(
+                    game_id=game_id,
+                    round_number=1,
+                    side="left",
+                    unit="player",
+                    number=3,
+                    tick=1,
+                    text=text,
+                    data={},
+                )
+            )
+    with db.transaction() as s:
+        rows = repo.current_orders(s, game_id, 1, "left")
+        assert [r.text for r in rows] == ["first", "second"]
+        assert repo.supersede(s, rows[:1], T0) == 1
+        assert repo.supersede(s, rows[:1], T0) == 0  # already superseded
+    with db.transaction() as s:
+        assert [r.text for r in repo.current_orders(s, game_id, 1)] == ["second"]
+        assert repo.current_orders(s, game_id, 1, "right") == []
+        old = [r for r in s.exec(select(OrderRow)) if not r.current]
+        assert [(r.text, r.superseded_at) for r in old] == [("first", T0)]
+
+
+def test_due_rounds_follow_deadline_status_and_readiness(db: Database) -> None:
+    past, future = _game(db), _game(db)
+    ready, paused = _game(db), _game(db)
+    _round(db, past, T0 - timedelta(minutes=1))
+    _round(db, future, T0 + timedelta(hours=1))
+    _round(db, ready, T0 + timedelta(hours=1), ready="left,right")
+    _round(db, paused, T0 - timedelta(hours=1))
+    with db.transaction() as s:
+        game = s.get(Game, paused)
+        assert game is not None
+        game.status = "paused"
+    with db.transaction() as s:
+        assert [g for g, _ in repo.due_rounds(s, T0)] == [past, ready]
+        assert repo.next_deadline(s) == T0 - timedelta(minutes=1)
+
+
+def test_snapshots_and_events_round_trip(db: Database) -> None:
+    game_id = _game(db)
+    round_id = _round(db, game_id, T0)
+    events = [
+        {"round": 1, "tick": t, "step": 1, "kind": "player_move", "data": {"p": 0.1 * t}}
+        for t in (1, 2, 3)
+    ]
+    with db.transaction() as s:
+        repo.add_snapshot(s, game_id, round_id, 0, {"version": 1, "x": [1, 2]})
+        repo.add_events(s, game_id, round_id, events)
+    with db.transaction() as s:
+        assert repo.snapshot(s, round_id, 0) == {"version": 1, "x": [1, 2]}
+        assert repo.snapshot(s, round_id, 1) is None
+        assert repo.events_of_round(s, round_id) == events
+    with pytest.raises(IntegrityError), db.transaction() as s:
+        s.add(Snapshot(game_id=game_id, round_id=round_id, tick=0, state={}))
+
+
+def test_outbox_claims_lease_and_attachments(db: Database) -> None:
+    png = b"\x89PNG fake"
+    with db.transaction() as s:
+        first = repo.enqueue(
+            s,
+            OutboxRow(
+                channel="telegram", destination="1", kind="results", text="a", next_try_at=T0
+            ),
+            [("a.png", "image/png", png)],
+        )
+        repo.enqueue(
+            s,
+            OutboxRow(
+                channel="telegram", destination="2", kind="results", text="b", next_try_at=T0
+            ),
+            [("b.png", "image/png", png)],
+        )
+        repo.enqueue(
+            s, OutboxRow(channel="email", destination="x@y.z", kind="ack", text="c", next_try_at=T0)
+        )
+        repo.enqueue(
+            s,
+            OutboxRow(
+                channel="telegram",
+                destination="3",
+                kind="ack",
+                text="later",
+                next_try_at=T0 + timedelta(hours=1),
+            ),
+        )
+    lease = T0 + timedelta(minutes=5)
+    with db.transaction() as s:
+        rows = repo.claim_outbox(s, "telegram", T0, 10, lease)
+        assert [r.text for r in rows] == ["a", "b"]
+        assert {r.attempts for r in rows} == {1}
+        files = repo.outbox_attachments(s, [r.id for r in rows if r.id])
+        assert files[first] == [("a.png", "image/png", png)]
+        assert len(s.exec(select(Blob)).all()) == 1  # the same picture is stored once
+    with db.transaction() as s:  # leased: nobody else takes them
+        assert repo.claim_outbox(s, "telegram", T0 + timedelta(minutes=1), 10, lease) == []
+    with db.transaction() as s:  # the lease ran out (the worker died): they come back
+        again = repo.claim_outbox(s, "telegram", lease, 1, lease + timedelta(minutes=5))
+        assert [(r.text, r.attempts) for r in again] == [("a", 2)]
