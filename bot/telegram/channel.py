@@ -1,0 +1,299 @@
+"""Delivering outbox items to Telegram: :class:`TelegramChannel`.
+
+An item becomes a series of requests: its text cut into messages of at most
+4096 characters (the first one a reply to ``reply_ref``, the last one carrying
+the inline URL buttons), then its images (one photo, or albums of up to ten),
+its GIF as an animation and any other file as a document, all in the forum
+topic ``thread_id`` when given. The parts already sent are remembered, so a
+retry after a 429 sends only what is missing: every part arrives once.
+
+The outcome is a :class:`DeliveryResult`: 429 gives ``retry_after``; a user
+who blocked the bot or never started it, a chat the bot was removed from or
+that does not exist gives ``permanent`` (``reason`` names which, see
+:data:`REASONS`); a group migrated to a supergroup gives ``new_destination``.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from telegram import (
+    Bot,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputMediaPhoto,
+    ReplyParameters,
+)
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    InvalidToken,
+    RetryAfter,
+    TelegramError,
+)
+
+from bot.logging import get_logger
+from bot.service.api import Attachment, DeliveryResult, OutboxItem
+
+from .pacing import retry_after_seconds
+from .textsplit import MAX_MESSAGE, split_text
+
+__all__ = ["REASONS", "Diagrams", "TelegramChannel", "chat_ref", "classify_error"]
+
+log = get_logger(__name__)
+
+# Reasons of permanent failures, first word of DeliveryResult.reason.
+REASONS = {
+    "blocked": "the user blocked the bot",
+    "not_started": "the user never started the bot",
+    "deactivated": "the user's account was deleted",
+    "kicked": "the bot was removed from the chat",
+    "chat_not_found": "no such chat",
+    "no_rights": "the bot may not post in the chat",
+    "thread_not_found": "no such forum topic",
+    "bad_request": "Telegram refused the message",
+}
+_FORBIDDEN_REASONS = (
+    ("blocked", "blocked"),
+    ("initiate", "not_started"),
+    ("deactivated", "deactivated"),
+    ("kicked", "kicked"),
+    ("not a member", "kicked"),
+)
+_BAD_REQUEST_REASONS = (
+    ("chat not found", "chat_not_found"),
+    ("rights", "no_rights"),
+    ("thread not found", "thread_not_found"),
+)
+_IMAGE_TYPES = ("image/png", "image/jpeg", "image/webp")
+_ALBUM = 10
+_REMEMBERED_ITEMS = 1024
+
+Diagrams = Literal["album", "animation", "both"]
+
+
+def chat_ref(destination: str) -> int | str:
+    """A chat id as the Bot API takes it: a number, or ``@name`` of a public chat."""
+    text = destination.strip()
+    try:
+        return int(text)
+    except ValueError:
+        return text if text.startswith("@") else "@" + text
+
+
+def classify_error(exc: TelegramError) -> DeliveryResult:
+    """The delivery outcome of a Bot API error."""
+    message = exc.message
+    lowered = message.lower()
+    if isinstance(exc, RetryAfter):
+        return DeliveryResult(ok=False, retry_after=retry_after_seconds(exc), reason="flood")
+    if isinstance(exc, ChatMigrated):
+        return DeliveryResult(
+            ok=False, new_destination=str(exc.new_chat_id), reason="migrated to a supergroup"
+        )
+    if isinstance(exc, Forbidden):
+        code = next((c for needle, c in _FORBIDDEN_REASONS if needle in lowered), "blocked")
+        return DeliveryResult(ok=False, permanent=True, reason=f"{code}: {message}")
+    if isinstance(exc, BadRequest):
+        code = next((c for needle, c in _BAD_REQUEST_REASONS if needle in lowered), "bad_request")
+        return DeliveryResult(ok=False, permanent=True, reason=f"{code}: {message}")
+    if isinstance(exc, InvalidToken):
+        return DeliveryResult(ok=False, reason="the bot token is not accepted")
+    # NetworkError (timeouts included), Conflict, anything new: try again later.
+    return DeliveryResult(ok=False, reason=f"network: {message}")
+
+
+@dataclass(frozen=True)
+class _Part:
+    """One request of an item's delivery."""
+
+    label: str
+    send: Callable[[int | str], Awaitable[object]]
+
+
+class TelegramChannel:
+    """The ``telegram`` channel of the outbox worker (``Channel`` protocol)."""
+
+    name = "telegram"
+
+    def __init__(self, bot: Bot, *, diagrams: Diagrams = "album") -> None:
+        self.bot = bot
+        self.diagrams = diagrams
+        # (item id, destination) -> labels of the parts already delivered.
+        self._progress: OrderedDict[tuple[int, str], set[str]] = OrderedDict()
+
+    async def deliver(self, item: OutboxItem) -> DeliveryResult:
+        key = (item.id, item.destination)
+        done = self._progress.setdefault(key, set())
+        self._progress.move_to_end(key)
+        while len(self._progress) > _REMEMBERED_ITEMS:
+            self._progress.popitem(last=False)
+        try:
+            chat = chat_ref(item.destination)
+            for part in self._parts(item):
+                if part.label not in done:
+                    await part.send(chat)
+                    done.add(part.label)
+        except TelegramError as exc:
+            result = classify_error(exc)
+            if result.permanent or result.new_destination:
+                self._progress.pop(key, None)
+            log.info(
+                "telegram delivery failed",
+                outbox_id=item.id,
+                kind=item.kind,
+                sent_parts=len(done),
+                reason=result.reason,
+                retry_after=result.retry_after,
+                permanent=result.permanent,
+            )
+            return result
+        except ValueError as exc:  # an item no retry can fix, e.g. a thread id that is no number
+            self._progress.pop(key, None)
+            return DeliveryResult(ok=False, permanent=True, reason=f"bad_request: {exc}")
+        self._progress.pop(key, None)
+        return DeliveryResult(ok=True)
+
+    # ------------------------------------------------------------------ planning
+    def _parts(self, item: OutboxItem) -> list[_Part]:
+        thread = int(item.thread_id) if item.thread_id else None
+        reply = (
+            ReplyParameters(int(item.reply_ref), allow_sending_without_reply=True)
+            if item.reply_ref and item.reply_ref.isdigit()
+            else None
+        )
+        markup = (
+            InlineKeyboardMarkup(
+                [[InlineKeyboardButton(label, url=url)] for label, url in item.buttons]
+            )
+            if item.buttons
+            else None
+        )
+        texts = split_text(item.text, MAX_MESSAGE)
+        if not texts and markup is not None:
+            texts = ["⬇"]  # buttons need a message to sit under
+        parts = [
+            self._text_part(
+                f"text{index}",
+                text,
+                thread,
+                reply if index == 0 else None,
+                markup if index == len(texts) - 1 else None,
+            )
+            for index, text in enumerate(texts)
+        ]
+        # Media reply to the original message only when there is no text before them.
+        media_reply = reply if not texts else None
+        images, animations, documents = _sort_attachments(item.attachments)
+        if self.diagrams == "album" and images:
+            animations = []
+        elif self.diagrams == "animation" and animations:
+            images = []
+        for start in range(0, len(images), _ALBUM):
+            parts.append(
+                self._images_part(
+                    f"images{start}", images[start : start + _ALBUM], thread, media_reply
+                )
+            )
+            media_reply = None
+        for index, gif in enumerate(animations):
+            parts.append(
+                self._file_part(f"animation{index}", "animation", gif, thread, media_reply)
+            )
+            media_reply = None
+        for index, document in enumerate(documents):
+            parts.append(
+                self._file_part(f"document{index}", "document", document, thread, media_reply)
+            )
+            media_reply = None
+        return parts
+
+    def _text_part(
+        self,
+        label: str,
+        text: str,
+        thread: int | None,
+        reply: ReplyParameters | None,
+        markup: InlineKeyboardMarkup | None,
+    ) -> _Part:
+        async def send(chat: int | str) -> object:
+            return await self.bot.send_message(
+                chat,
+                text,
+                message_thread_id=thread,
+                reply_parameters=reply,
+                reply_markup=markup,
+            )
+
+        return _Part(label, send)
+
+    def _images_part(
+        self,
+        label: str,
+        images: list[Attachment],
+        thread: int | None,
+        reply: ReplyParameters | None,
+    ) -> _Part:
+        async def send(chat: int | str) -> object:
+            if len(images) == 1:
+                return await self.bot.send_photo(
+                    chat,
+                    images[0].data,
+                    filename=images[0].filename,
+                    message_thread_id=thread,
+                    reply_parameters=reply,
+                )
+            media = [InputMediaPhoto(image.data, filename=image.filename) for image in images]
+            return await self.bot.send_media_group(
+                chat, media, message_thread_id=thread, reply_parameters=reply
+            )
+
+        return _Part(label, send)
+
+    def _file_part(
+        self,
+        label: str,
+        kind: Literal["animation", "document"],
+        attachment: Attachment,
+        thread: int | None,
+        reply: ReplyParameters | None,
+    ) -> _Part:
+        async def send(chat: int | str) -> object:
+            if kind == "animation":
+                return await self.bot.send_animation(
+                    chat,
+                    attachment.data,
+                    filename=attachment.filename,
+                    message_thread_id=thread,
+                    reply_parameters=reply,
+                )
+            return await self.bot.send_document(
+                chat,
+                attachment.data,
+                filename=attachment.filename,
+                message_thread_id=thread,
+                reply_parameters=reply,
+            )
+
+        return _Part(label, send)
+
+
+def _sort_attachments(
+    attachments: tuple[Attachment, ...],
+) -> tuple[list[Attachment], list[Attachment], list[Attachment]]:
+    """(still images, GIF animations, other files)."""
+    images, animations, documents = [], [], []
+    for attachment in attachments:
+        kind = attachment.content_type.lower().split(";")[0].strip()
+        name = attachment.filename.lower()
+        if kind == "image/gif" or name.endswith(".gif"):
+            animations.append(attachment)
+        elif kind in _IMAGE_TYPES or name.endswith((".png", ".jpg", ".jpeg", ".webp")):
+            images.append(attachment)
+        else:
+            documents.append(attachment)
+    return images, animations, documents

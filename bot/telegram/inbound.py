@@ -1,0 +1,78 @@
+"""From a Telegram update to the service's :class:`Inbound`.
+
+``external_id`` is ``"<chat id>:<message id>"``; an edit gets its own
+``"<chat id>:<message id>:edit:<update id>"`` (stable when Telegram delivers
+the same update twice) and points with ``edit_of`` at the message it edits.
+Commands addressed to this bot as ``/orders@judge_bot`` lose the suffix;
+commands for another bot in a group give ``None`` (not ours to read).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import UTC, datetime
+
+from telegram import Message, Update
+
+from bot.service.api import Inbound
+
+__all__ = ["CHANNEL", "command_text", "external_id", "to_inbound"]
+
+CHANNEL = "telegram"
+_COMMAND = re.compile(r"^(\s*/[A-Za-z0-9_]+)@([A-Za-z0-9_]+)(?=\s|$)")
+
+
+def command_text(text: str, bot_username: str | None) -> str | None:
+    """``text`` with a leading ``/cmd@this_bot`` made ``/cmd``; None if for another bot."""
+    match = _COMMAND.match(text)
+    if match is None:
+        return text
+    if bot_username is not None and match.group(2).lower() != bot_username.lower():
+        return None
+    return match.group(1) + text[match.end() :]
+
+
+def external_id(message: Message) -> str:
+    return f"{message.chat.id}:{message.message_id}"
+
+
+def _aware(moment: datetime | None) -> datetime:
+    if moment is None:
+        return datetime.now(UTC)
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
+
+
+def to_inbound(update: Update, text: str) -> Inbound:
+    """The service's view of a (possibly edited) text message of ``update``."""
+    message = update.effective_message
+    user = update.effective_user
+    if message is None or user is None:
+        raise ValueError("update without a message or a sender")
+    own_id = external_id(message)
+    edited = update.edited_message is not None
+    meta = {
+        "chat_type": message.chat.type,
+        "user_name": user.full_name,
+        "username": user.username or "",
+        "language_code": user.language_code or "",
+    }
+    if message.is_topic_message and message.message_thread_id is not None:
+        meta["thread_id"] = str(message.message_thread_id)
+    raw = json.dumps(update.to_dict(), ensure_ascii=False, sort_keys=True, default=str)
+    return Inbound(
+        channel=CHANNEL,
+        external_id=f"{own_id}:edit:{update.update_id}" if edited else own_id,
+        sender=str(user.id),
+        text=text,
+        raw=raw.encode(),
+        # Telegram's own time stamp: a message written before the deadline counts
+        # as such even when it is processed a moment after.
+        received_at=_aware(message.edit_date if edited else message.date),
+        chat=str(message.chat.id),
+        edit_of=own_id if edited else None,
+        reply_ref=str(message.message_id),
+        meta=meta,
+    )

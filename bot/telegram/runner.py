@@ -1,0 +1,191 @@
+"""Running the bot inside the service's own event loop.
+
+:class:`TelegramRunner` builds the PTB ``Application`` from the configuration
+(token, optional local Bot API server, our pacing and our ordered update
+processor) and runs it as one task among the service's others: ``start()``
+initializes it, registers the command menus, starts it and starts long
+polling (or the webhook server when ``telegram.mode = "webhook"``);
+``stop()`` undoes all that. ``run_polling`` is not used: it would own the
+process and its signals.
+
+The bot token never reaches a log: the URLs httpx and PTB log carry it, so a
+filter scrubs it from their records for as long as the runner runs.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+from collections.abc import Callable, Sequence
+from urllib.parse import urlsplit
+
+from telegram.ext import Application, ApplicationBuilder, ExtBot
+
+from bot.config import TelegramConfig
+from bot.logging import REDACTED, get_logger
+from bot.service.api import Reply
+
+from .channel import Diagrams, TelegramChannel
+from .commands import register_commands
+from .handlers import Receiver, UpdateHandlers
+from .ordering import GameIndex, OrderedUpdateProcessor
+from .pacing import FloodLimits, FloodPacer
+
+__all__ = ["ALLOWED_UPDATES", "TelegramRunner", "TokenFilter", "file_url_for"]
+
+log = get_logger(__name__)
+
+# Opt in to PTB's timedelta time periods; without it PTB 22 warns on every 429.
+os.environ.setdefault("PTB_TIMEDELTA", "1")
+
+ALLOWED_UPDATES = ("message", "edited_message", "my_chat_member")
+_LOGGER_PREFIXES = ("telegram", "httpx", "httpcore", "tornado", "apscheduler")
+
+
+class TokenFilter(logging.Filter):
+    """Replaces the token in a record's message (and traceback) before any handler sees it."""
+
+    def __init__(self, token: str) -> None:
+        super().__init__()
+        self.token = token
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            text = record.getMessage()
+        except (TypeError, ValueError):
+            text = str(record.msg)
+        if self.token in text:
+            record.msg = text.replace(self.token, REDACTED)
+            record.args = None
+        if record.exc_info and record.exc_info[1] is not None:
+            formatted = logging.Formatter().formatException(record.exc_info)
+            if self.token in formatted:
+                record.exc_text = formatted.replace(self.token, REDACTED)
+                record.exc_info = None
+        return True
+
+    def attach(self) -> list[logging.Logger]:
+        """Attach to every logger of the libraries that may print URLs."""
+        loggers = [
+            logging.getLogger(name)
+            for name in [*logging.root.manager.loggerDict, *_LOGGER_PREFIXES]
+            if name.split(".")[0] in _LOGGER_PREFIXES
+        ]
+        for logger in loggers:
+            logger.addFilter(self)
+        return loggers
+
+
+def file_url_for(base_url: str) -> str | None:
+    """The file URL of a local Bot API server given as ``http://host:port/bot``."""
+    stripped = base_url.rstrip("/")
+    if stripped.endswith("/bot"):
+        return stripped[: -len("/bot")] + "/file/bot"
+    return None
+
+
+class TelegramRunner:
+    """The bot as a start/stop-able part of the service."""
+
+    def __init__(
+        self,
+        config: TelegramConfig,
+        service: Receiver,
+        *,
+        game_masters: Sequence[int] = (),
+        limits: FloodLimits | None = None,
+        max_concurrent_updates: int = 32,
+        poll_timeout: float = 10.0,
+        diagrams: Diagrams = "album",
+        on_reply: Callable[[Reply], object] | None = None,
+    ) -> None:
+        if config.token is None or not config.token.get_secret_value().strip():
+            raise ValueError("telegram.token is required to run the bot")
+        self.config = config
+        self._token = config.token.get_secret_value().strip()
+        self.game_masters = tuple(game_masters)
+        self.poll_timeout = poll_timeout
+        # Before the Bot exists: it logs its URLs (token inside) when it is built.
+        self._filter = TokenFilter(self._token)
+        self._filtered = self._filter.attach()
+        self.index = GameIndex()
+        self.pacer = FloodPacer(limits)
+        self.processor = OrderedUpdateProcessor(self.index.update_keys, max_concurrent_updates)
+        builder = (
+            ApplicationBuilder()
+            .token(self._token)
+            .rate_limiter(self.pacer)
+            .update_queue(self.processor.queue)
+            .concurrent_updates(self.processor)
+            .job_queue(None)
+        )
+        if config.base_url:
+            builder = builder.base_url(config.base_url)
+            file_url = file_url_for(config.base_url)
+            if file_url is not None:
+                builder = builder.base_file_url(file_url)
+        self.application: Application = builder.build()  # type: ignore[type-arg]
+        self.handlers = UpdateHandlers(service, self.index, on_reply=on_reply)
+        self.handlers.install(self.application)
+        self.channel = TelegramChannel(self.application.bot, diagrams=diagrams)
+        self._webhook_secret = secrets.token_urlsafe(32)
+
+    @property
+    def bot(self) -> ExtBot:  # type: ignore[type-arg]
+        bot: ExtBot = self.application.bot  # type: ignore[type-arg]
+        return bot
+
+    @property
+    def username(self) -> str | None:
+        """The bot's @username (known once started), for t.me invitation links."""
+        try:
+            name: str = self.application.bot.username
+        except RuntimeError:  # not initialized yet
+            return None
+        return name
+
+    @property
+    def running(self) -> bool:
+        return self.application.running
+
+    async def start(self) -> None:
+        self._filtered = self._filter.attach()  # loggers created since __init__ too
+        await self.application.initialize()
+        try:
+            await register_commands(self.application.bot, self.game_masters)
+            await self.application.start()
+            updater = self.application.updater
+            assert updater is not None
+            if self.config.mode == "webhook":
+                assert self.config.webhook_url is not None
+                await updater.start_webhook(
+                    listen=self.config.webhook_listen,
+                    port=self.config.webhook_port,
+                    url_path=urlsplit(self.config.webhook_url).path.lstrip("/"),
+                    webhook_url=self.config.webhook_url,
+                    secret_token=self._webhook_secret,
+                    allowed_updates=list(ALLOWED_UPDATES),
+                )
+            else:
+                await updater.start_polling(
+                    timeout=int(self.poll_timeout),
+                    allowed_updates=list(ALLOWED_UPDATES),
+                )
+        except BaseException:
+            await self.stop()
+            raise
+        log.info("telegram bot started", username=self.username, mode=self.config.mode)
+
+    async def stop(self) -> None:
+        application = self.application
+        updater = application.updater
+        if updater is not None and updater.running:
+            await updater.stop()
+        if application.running:
+            await application.stop()
+        await application.shutdown()
+        for logger in self._filtered:
+            logger.removeFilter(self._filter)
+        self._filtered = []
+        log.info("telegram bot stopped")

@@ -1,0 +1,61 @@
+"""Splitting long texts into Telegram messages.
+
+Telegram takes at most 4096 characters a message, counted in UTF-16 code
+units. A report is cut on line boundaries; a line that alone is too long is
+cut at its last space that fits, or hard when it has none.
+"""
+
+from __future__ import annotations
+
+__all__ = ["MAX_CAPTION", "MAX_MESSAGE", "split_text", "utf16_len"]
+
+MAX_MESSAGE = 4096
+MAX_CAPTION = 1024
+
+
+def utf16_len(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def _cut(line: str, limit: int) -> list[str]:
+    """A line longer than ``limit`` in pieces that fit, cut at spaces where possible."""
+    pieces = []
+    while utf16_len(line) > limit:
+        # The longest prefix that fits (characters outside the BMP count twice).
+        end, size = 0, 0
+        for index, char in enumerate(line):
+            size += 2 if ord(char) > 0xFFFF else 1
+            if size > limit:
+                break
+            end = index + 1
+        space = line.rfind(" ", 0, end)
+        cut = space if space > 0 else end
+        pieces.append(line[:cut])
+        line = line[cut:].lstrip(" ") if space > 0 else line[cut:]
+    pieces.append(line)
+    return pieces
+
+
+def split_text(text: str, limit: int = MAX_MESSAGE) -> list[str]:
+    """``text`` in parts of at most ``limit`` UTF-16 units, cut between lines.
+
+    Blank parts are dropped; an empty or blank text gives ``[]``.
+    """
+    if limit < 1:
+        raise ValueError("limit must be positive")
+    parts: list[str] = []
+    current: list[str] = []
+    size = 0
+    for line in text.split("\n"):
+        for piece in _cut(line, limit) if utf16_len(line) > limit else [line]:
+            piece_size = utf16_len(piece)
+            extra = piece_size + (1 if current else 0)  # +1 for the joining newline
+            if current and size + extra > limit:
+                parts.append("\n".join(current))
+                current, size = [], 0
+                extra = piece_size
+            current.append(piece)
+            size += extra
+    if current:
+        parts.append("\n".join(current))
+    return [part.strip("\n") for part in parts if part.strip()]

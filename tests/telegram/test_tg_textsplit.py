@@ -1,0 +1,48 @@
+"""Cutting long texts into Telegram messages."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.telegram.textsplit import MAX_MESSAGE, split_text, utf16_len
+
+
+def test_short_text_is_one_message() -> None:
+    assert split_text("Раунд 3 открыт.\nСрок: 21:00") == ["Раунд 3 открыт.\nСрок: 21:00"]
+
+
+def test_blank_text_gives_nothing() -> None:
+    assert split_text("") == []
+    assert split_text("\n \n") == []
+
+
+def test_long_report_is_cut_between_lines() -> None:
+    lines = [f"Такт {i}: игрок 3 левых летит на поле {i % 211 + 1}, высота 2." for i in range(400)]
+    text = "\n".join(lines)
+    parts = split_text(text)
+    assert len(parts) > 1
+    assert all(utf16_len(part) <= MAX_MESSAGE for part in parts)
+    # Every line survives whole, in order.
+    assert [line for part in parts for line in part.split("\n")] == lines
+
+
+def test_a_line_longer_than_the_limit_is_cut_at_spaces() -> None:
+    words = ["слово"] * 50
+    parts = split_text(" ".join(words), limit=40)
+    assert all(len(part) <= 40 for part in parts)
+    assert " ".join(parts).split() == words
+
+
+def test_a_line_without_spaces_is_cut_hard() -> None:
+    assert split_text("x" * 25, limit=10) == ["x" * 10, "x" * 10, "x" * 5]
+
+
+def test_characters_outside_the_bmp_count_twice() -> None:
+    text = "🐉" * 6  # 12 UTF-16 units
+    parts = split_text(text, limit=5)
+    assert parts == ["🐉🐉", "🐉🐉", "🐉🐉"]
+
+
+def test_limit_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="positive"):
+        split_text("x", limit=0)
