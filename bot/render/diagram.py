@@ -43,7 +43,7 @@ from .style import (
     blend,
     font,
 )
-from .values import as_int, as_side, is_cell
+from .values import as_int, as_list, as_side, is_cell
 
 __all__ = ["MAX_BYTES", "png_bytes", "render_position"]
 
@@ -98,7 +98,7 @@ def render_position(
             int(c)
             for e in tick_events
             if e.kind is Kind.FIRE
-            for c in e.data.get("cells", ())
+            for c in as_list(e.data.get("cells"))
             if is_cell(c)
         }
     )

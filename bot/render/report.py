@@ -67,7 +67,6 @@ def round_report(
     ticks: dict[tuple[int, int], list[Event]] = {}
     for e in events:
         ticks.setdefault((e.round, e.tick), []).append(e)
-    told_ticks: set[int] = set()
     for (_, tick), tick_events in ticks.items():
         ordered = sorted(tick_events, key=lambda e: e.step)  # stable: keeps the engine's order
         lines = TickStory(ordered, after, ruleset, lang, secrets).tell()
@@ -77,14 +76,7 @@ def round_report(
         out.append("")
         if tick > 0:
             out.append(words["tick"].format(tick=tick))
-            told_ticks.add(tick)
         out.extend(line.text for line in lines)
-    # Descriptions for ticks with no events at all still belong to the story.
-    for tick in sorted({k[2] for k in said} - told_ticks):
-        lines = _weave([], tick, said, after, ruleset, lang, audience)
-        if lines:
-            out.extend(["", words["tick"].format(tick=tick)])
-            out.extend(line.text for line in lines)
     if not events:
         out.extend(["", words["no_events"]])
     out.append("")
@@ -102,13 +94,13 @@ def _weave(
     audience: Side | None,
 ) -> list[Line]:
     """Each description after the player's first action line of the tick, or
-    after the flights when he did nothing else."""
+    after his team's flights when he did nothing else.  A player the tick's
+    events never mention (in the hospital, swallowed) did nothing his words
+    could describe, so they are left out."""
     mine = sorted((k, v) for k, v in said.items() if k[2] == tick and v and v.strip())
     if not mine:
         return lines
     after_line: dict[int, list[str]] = {}
-    tail: list[str] = []
-    last_flight = max((i for i, line in enumerate(lines) if line.flights), default=-1)
     for (side, number, _), text in mine:
         clean = _clean(text)
         if audience != side:
@@ -116,18 +108,15 @@ def _weave(
         player = names.find_player(side, number)
         who = player.name if player is not None and player.name else f"{side}{number}"
         sentence = PHRASES[lang]["said"].format(name=who, text=clean)
-        index = next((i for i, line in enumerate(lines) if (side, number) in line.actors), None)
-        if index is None:
-            index = last_flight
-        if index < 0:
-            tail.append(sentence)
-        else:
+        about = [i for i, line in enumerate(lines) if (side, number) in line.actors]
+        # After his first action; failing that, after his team's flights.
+        index = next((i for i in about if not lines[i].flights), about[0] if about else None)
+        if index is not None:
             after_line.setdefault(index, []).append(sentence)
     woven: list[Line] = []
     for i, line in enumerate(lines):
         woven.append(line)
         woven.extend(Line(text) for text in after_line.get(i, ()))
-    woven.extend(Line(text) for text in tail)
     return woven
 
 

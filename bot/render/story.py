@@ -28,7 +28,7 @@ from .names import (
     spell_name,
 )
 from .phrases import PHRASES, WHERE, percent, points
-from .values import as_int
+from .values import as_int, as_list, as_people, is_cell
 
 __all__ = ["Line", "Secrets", "TickStory", "score_text"]
 
@@ -180,11 +180,13 @@ class TickStory:
         moves = [(j, x) for j, x in enumerate(self.events) if str(x.kind) == "player_move"]
         for side in SIDES:
             items = []
+            team: list[Actor] = []
             for j, x in moves:
                 d = x.data
                 if d.get("side") != side:
                     continue
                 self._used.add(j)
+                team.append((side, as_int(d.get("number"))))
                 name = self.name(side, d.get("number"))
                 moved = (d.get("from_cell"), d.get("from_height")) != (
                     d.get("cell"),
@@ -207,7 +209,9 @@ class TickStory:
                     )
             if items:
                 self.add(
-                    self.t("flights", team=self.team(side), items=", ".join(items)), flights=True
+                    self.t("flights", team=self.team(side), items=", ".join(items)),
+                    *team,
+                    flights=True,
                 )
 
     def on_player_launch(self, i: int, e: Event) -> None:
@@ -275,7 +279,7 @@ class TickStory:
 
     def on_fire(self, i: int, e: Event) -> None:
         d = e.data
-        cells = ", ".join(str(c) for c in sorted(d.get("cells", ())))
+        cells = ", ".join(str(c) for c in sorted(c for c in as_list(d.get("cells")) if is_cell(c)))
         key = "fire_random" if d.get("random") else "fire"
         self.add(
             self.t(
@@ -466,16 +470,13 @@ class TickStory:
                 score=self.score(d.get("score")),
             )
         )
-        rules = self.ruleset.balls.get(ball)
-        if rules is not None and rules.effect == "pepper":
-            self.add(self.t("effect_now", effect=effect_text("pepper", self.lang)))
 
     def on_effect_pending(self, i: int, e: Event) -> None:
         self.add(self.t("effect_pending", effect=effect_text(str(e.data.get("effect")), self.lang)))
 
     def on_players_spat(self, i: int, e: Event) -> None:
         d = e.data
-        names = ", ".join(self.name(p.get("side"), p.get("number")) for p in d.get("players", ()))
+        names = ", ".join(self.name(*p) for p in as_people(d.get("players")))
         self.add(
             self.t(
                 "spat",
@@ -488,7 +489,7 @@ class TickStory:
     # Step 3: collisions, dragons, falls
     def on_collision(self, i: int, e: Event) -> None:
         d = e.data
-        players = [(str(p.get("side")), as_int(p.get("number"))) for p in d.get("players", ())]
+        players = as_people(d.get("players"))
         names = ", ".join(self.name(*p) for p in players)
         self.add(
             self.t("collision", cell=d.get("cell"), height=d.get("height"), names=names), *players
@@ -542,7 +543,7 @@ class TickStory:
     def on_player_swallowed(self, i: int, e: Event) -> None:
         d = e.data
         actor = (str(d.get("side")), as_int(d.get("number")))
-        balls = [self.ball(b) for b in d.get("balls", ())]
+        balls = [self.ball(b) for b in as_list(d.get("balls"))]
         key = "player_swallowed_balls" if balls else "player_swallowed"
         self.add(
             self.t(
@@ -603,9 +604,7 @@ class TickStory:
     def on_catch_pick(self, i: int, e: Event) -> None:
         d = e.data
         actor = (str(d.get("side")), as_int(d.get("number")))
-        names = ", ".join(
-            self.name(c.get("side"), c.get("number")) for c in d.get("candidates", ())
-        )
+        names = ", ".join(self.name(*c) for c in as_people(d.get("candidates")))
         self.add(self.t("catch_pick", names=names, p=self.chance(e), name=self.name(*actor)), actor)
 
     def on_catch(self, i: int, e: Event) -> None:

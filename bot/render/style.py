@@ -110,4 +110,9 @@ def font(size: int, bold: bool = False, mono: bool = False) -> Font:
         # Pillow also searches the system's font folders by file name.
         return ImageFont.truetype(name, size)
     except OSError:
+        pass
+    try:
         return ImageFont.load_default(size)
+    except (OSError, ImportError):
+        # Without FreeType: Pillow's small bitmap font, Latin only, but never a crash.
+        return ImageFont.load_default_imagefont()

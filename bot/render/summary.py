@@ -22,7 +22,7 @@ from engine.state import MatchState
 from .names import ball_name, check_lang, dragon_name, side_letter
 from .phrases import WHERE, points
 from .story import score_text
-from .values import as_int
+from .values import as_int, as_list
 
 __all__ = ["PlayerLine", "count_players", "match_summary"]
 
@@ -112,7 +112,7 @@ def count_players(
         elif kind == "player_swallowed":
             key = who(e)
             lines[key].swallowed += 1
-            for ball in d.get("balls", ()):
+            for ball in as_list(d.get("balls")):
                 last_touch[str(ball)] = key
         elif kind == "penalty_throw_in":
             last_touch.pop(str(d.get("ball")), None)

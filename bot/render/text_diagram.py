@@ -114,10 +114,19 @@ def text_diagram(state: MatchState, ruleset: Ruleset, *, lang: str = "ru") -> st
     )
     out.append(w["cells"])
     for cell in sorted(details):
-        out.append(f"  {cell:>3}: " + "; ".join(details[cell]))
+        out.extend(
+            textwrap.wrap(
+                f"  {cell:>3}: " + "; ".join(details[cell]), WIDTH, subsequent_indent=" " * 7
+            )
+        )
     first, second = panel_lines(state, lang, gm_view=False)
     for text, _, strong in first + second:
-        out.append(f"{text}:" if strong else "  " + text.strip())
+        if strong:
+            out.append(f"{text}:")
+        else:
+            out.extend(
+                textwrap.wrap(text.strip(), WIDTH, initial_indent="  ", subsequent_indent="    ")
+            )
     return "\n".join(out) + "\n"
 
 

@@ -7,7 +7,7 @@ from typing import Any, TypeGuard
 from engine import geometry
 from engine.geometry import Side
 
-__all__ = ["as_int", "as_side", "is_cell"]
+__all__ = ["as_int", "as_list", "as_people", "as_side", "is_cell"]
 
 
 def as_int(value: Any) -> int:
@@ -30,3 +30,15 @@ def as_side(value: Any) -> Side | None:
 
 def is_cell(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and geometry.is_cell(value)
+
+
+def as_list(value: Any) -> list[Any]:
+    """A JSON list as a list; anything else as an empty one."""
+    return list(value) if isinstance(value, list | tuple) else []
+
+
+def as_people(value: Any) -> list[tuple[str, int]]:
+    """``[{side, number}, ...]`` as (side, number) pairs, skipping what is not one."""
+    return [
+        (str(p.get("side")), as_int(p.get("number"))) for p in as_list(value) if isinstance(p, dict)
+    ]

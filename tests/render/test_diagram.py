@@ -281,6 +281,7 @@ def test_busy_position_renders_in_both_languages_under_a_megabyte(
     [
         {},
         {"cells": "not a list"},
+        {"cells": None, "players": None},
         {"cells": [0, 999, None, "57", True]},
         {"side": "middle", "number": "x", "from_cell": -4, "cell": 500},
         {"ball": None, "from_cell": 1, "cell": 1},
@@ -305,3 +306,30 @@ def test_malformed_event_data_never_breaks_a_picture(
 def test_unknown_language_is_a_clear_error(opening: MatchState, ruleset: Ruleset) -> None:
     with pytest.raises(ValueError, match="unknown language 'de'"):
         render_position(opening, ruleset, lang="de")
+
+
+def test_without_dejavu_the_picture_falls_back_to_pillow_s_font(
+    opening: MatchState, ruleset: Ruleset, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from PIL import ImageFont
+
+    from bot.render import field, style
+
+    real_truetype = ImageFont.truetype
+
+    def no_truetype(font: object = None, *args: object, **kwargs: object) -> ImageFont.FreeTypeFont:
+        # Font files by name or path are missing; Pillow's own embedded font is not.
+        if isinstance(font, str | bytes):
+            raise OSError("cannot open resource")
+        return real_truetype(font, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(style, "_FONT_DIRS", ())
+    monkeypatch.setattr(style.ImageFont, "truetype", no_truetype)
+    style.font.cache_clear()
+    field._background.cache_clear()
+    try:
+        image = render_position(place(opening, "left", 1, 57, 2), ruleset)
+        assert count_in_cell(image, 57, TEAM_COLOURS["left"]) > 300
+    finally:
+        style.font.cache_clear()
+        field._background.cache_clear()
