@@ -109,6 +109,7 @@ class GameConfig(_Section):
     default_deadline: time = time(21, 0)
     default_ruleset: str = Field(default="classic", min_length=1)
     report_language: Literal["ru", "en"] = "ru"
+    reminder_minutes: int = Field(default=180, ge=0, le=10_080)
 
     @field_validator("timezone")
     @classmethod

@@ -275,6 +275,9 @@ class OutboxRow(SQLModel, table=True):
     reply_ref: str | None = None
     thread_id: str | None = None
     buttons: list[Any] = Field(default_factory=list, sa_type=JSON)
+    # Diagrams drawn when the item is first claimed, not when it is queued
+    # (drawing a round takes far longer than resolving it): "<round id>/<view>/<lang>".
+    pictures: str | None = Field(default=None, index=True)
     state: str = "pending"  # pending | sent | failed
     attempts: int = 0
     next_try_at: datetime = _when(default_factory=utcnow)

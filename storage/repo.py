@@ -33,9 +33,11 @@ from .models import (
 )
 
 __all__ = [
+    "add_attachments",
     "add_events",
     "add_snapshot",
     "claim_outbox",
+    "copy_pictures",
     "current_orders",
     "due_rounds",
     "enqueue",
@@ -286,17 +288,50 @@ def enqueue(s: Session, row: OutboxRow, attachments: Sequence[tuple[str, str, by
     s.add(row)
     s.flush()
     assert row.id is not None
+    add_attachments(s, row.id, attachments)
+    return row.id
+
+
+def add_attachments(
+    s: Session, outbox_id: int, attachments: Sequence[tuple[str, str, bytes]]
+) -> None:
     for position, (filename, content_type, data) in enumerate(attachments):
         s.add(
             OutboxAttachment(
-                outbox_id=row.id,
+                outbox_id=outbox_id,
                 position=position,
                 filename=filename,
                 content_type=content_type,
                 blob_id=_blob_id(s, data),
             )
         )
-    return row.id
+    s.flush()
+
+
+def copy_pictures(s: Session, outbox_id: int, pictures: str) -> bool:
+    """Give an item the diagrams another item with the same ``pictures`` already
+    has (they are drawn once); False if none has them yet."""
+    first = s.exec(
+        select(OutboxAttachment.outbox_id)
+        .join(OutboxRow, col(OutboxRow.id) == OutboxAttachment.outbox_id)
+        .where(OutboxRow.pictures == pictures, OutboxAttachment.outbox_id != outbox_id)
+        .limit(1)
+    ).first()
+    if first is None:
+        return False
+    stmt = select(OutboxAttachment).where(OutboxAttachment.outbox_id == first)
+    for att in s.exec(stmt.order_by(col(OutboxAttachment.position))).all():
+        s.add(
+            OutboxAttachment(
+                outbox_id=outbox_id,
+                position=att.position,
+                filename=att.filename,
+                content_type=att.content_type,
+                blob_id=att.blob_id,
+            )
+        )
+    s.flush()
+    return True
 
 
 def claim_outbox(

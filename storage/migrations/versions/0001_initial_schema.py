@@ -106,6 +106,7 @@ def upgrade() -> None:
     sa.Column('reply_ref', sa.String(), nullable=True),
     sa.Column('thread_id', sa.String(), nullable=True),
     sa.Column('buttons', sa.JSON(), nullable=False),
+    sa.Column('pictures', sa.String(), nullable=True),
     sa.Column('state', sa.String(), nullable=False),
     sa.Column('attempts', sa.Integer(), nullable=False),
     sa.Column('next_try_at', sa.DateTime(timezone=True), nullable=False),
@@ -118,6 +119,7 @@ def upgrade() -> None:
     with op.batch_alter_table('outbox', schema=None) as batch_op:
         batch_op.create_index('ix_outbox_due', ['channel', 'state', 'next_try_at'], unique=False)
         batch_op.create_index(batch_op.f('ix_outbox_game_id'), ['game_id'], unique=False)
+        batch_op.create_index(batch_op.f('ix_outbox_pictures'), ['pictures'], unique=False)
 
     op.create_table('invitations',
     sa.Column('id', sa.Integer(), nullable=False),
@@ -314,6 +316,7 @@ def downgrade() -> None:
 
     op.drop_table('invitations')
     with op.batch_alter_table('outbox', schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f('ix_outbox_pictures'))
         batch_op.drop_index(batch_op.f('ix_outbox_game_id'))
         batch_op.drop_index('ix_outbox_due')
 

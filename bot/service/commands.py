@@ -1,0 +1,405 @@
+"""Slash commands: reading them and carrying them out.
+
+``/name arg arg …``: the name is case-blind, may carry Telegram's
+``@botname`` and has Russian aliases for e-mail writers.  A game-master
+command may name its game first (``/pause DB-12 storm``); otherwise the game
+is the one the message is about (see :func:`members.choose_game`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from bot.orderlang import help_text
+from storage import repo
+from storage.models import Game
+
+from . import gm, members, ordering, rounds
+from .api import Inbound
+from .context import Actor, ServiceError, Tx, game_code, parse_game_code
+from .deadlines import next_deadline
+from .gm import Outcome
+from .i18n import t
+
+__all__ = ["COMMANDS", "GM_COMMANDS", "Command", "parse_command", "parse_duration", "run"]
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    args: tuple[str, ...]
+    rest: str  # the text after the command word, line breaks kept
+
+
+ALIASES = {
+    "приказы": "orders", "очистить": "clear", "стереть": "clear", "готов": "ready",
+    "готовы": "ready", "ждать": "wait", "статус": "status", "помощь": "help",
+    "правила": "rules", "проверить": "verify", "язык": "lang", "старт": "start",
+    "игра": "game", "пароль": "passphrase", "sheet": "orders", "language": "lang",
+}  # fmt: skip
+
+_COMMAND = re.compile(r"\s*/(\w+)(?:@\w+)?(.*)", re.DOTALL)
+
+
+def parse_command(text: str) -> Command | None:
+    match = _COMMAND.match(text)
+    if match is None:
+        return None
+    name = match[1].lower()
+    rest = match[2].strip()
+    return Command(ALIASES.get(name, name), tuple(rest.split()), rest)
+
+
+@dataclass
+class Request:
+    """One command being carried out."""
+
+    tx: Tx
+    actor: Actor
+    msg: Inbound
+    cmd: Command
+    inbound_id: int | None
+
+    def game_id(self, args: tuple[str, ...] | None = None) -> tuple[int, tuple[str, ...]]:
+        """The game (an explicit leading "DB-N" wins) and the remaining arguments."""
+        args = self.cmd.args if args is None else args
+        explicit = args[0] if args and args[0].upper().lstrip("#[").startswith("DB") else None
+        if explicit is not None and parse_game_code(explicit) is not None:
+            args = args[1:]
+        game = members.choose_game(
+            self.tx, self.actor, explicit=explicit, hint=self.msg.game_hint, chat=self.msg.chat
+        )
+        assert game.id is not None
+        return game.id, args
+
+    def text(self, key: str, **params: object) -> str:
+        return t(key, self.actor.lang, **params)
+
+
+def _raw(text: str, status: str = "ok", game_id: int | None = None) -> Outcome:
+    return Outcome("raw", {"text": text}, status=status, game_id=game_id)
+
+
+def _int(value: str) -> int:
+    if not value.lstrip("-").isdigit():
+        raise ServiceError("bad_number", value=value)
+    return int(value)
+
+
+def parse_duration(value: str) -> timedelta:
+    """ "2h", "30m", "1d", "1h30m" → a timedelta."""
+    parts = re.findall(r"(\d+)\s*([dhmдчм])", value.lower())
+    if not parts or "".join(n + u for n, u in parts) != re.sub(r"\s", "", value.lower()):
+        raise ServiceError("bad_duration", value=value)
+    unit = {"d": "days", "д": "days", "h": "hours", "ч": "hours", "m": "minutes", "м": "minutes"}
+    total = timedelta()
+    for number, u in parts:
+        total += timedelta(**{unit[u]: int(number)})
+    return total
+
+
+# ---------------------------------------------------------------- player commands
+def _orders(r: Request) -> Outcome:
+    game_id, args = r.game_id()
+    return _raw(
+        ordering.sheet(r.tx, r.actor, game_id, args[0].lower() if args else None), game_id=game_id
+    )
+
+
+def _clear(r: Request) -> Outcome:
+    game_id, args = r.game_id()
+    count = ordering.clear(r.tx, r.actor, game_id, tuple(_int(a) for a in args))
+    return Outcome("orders_cleared", {"count": count}, game_id=game_id)
+
+
+def _ready(r: Request, ready: bool) -> Outcome:
+    game_id, _ = r.game_id()
+    team, number = ordering.set_ready(r.tx, r.actor, game_id, ready)
+    return Outcome(
+        "ready" if ready else "waiting", {"team": team, "round": number}, game_id=game_id
+    )
+
+
+def _status(r: Request) -> Outcome:
+    game_id, _ = r.game_id()
+    game = r.tx.s.get(Game, game_id)
+    assert game is not None
+    return _raw(members.status_text(r.tx, r.actor, game), game_id=game_id)
+
+
+def _help(r: Request) -> Outcome:
+    parts = [help_text(r.actor.lang), r.text("help_commands")]
+    if r.actor.global_gm or r.actor.trusted:
+        parts.append(r.text("help_gm"))
+    return _raw("\n\n".join(parts))
+
+
+def _rules(r: Request) -> Outcome:
+    game_id, _ = r.game_id()
+    game = r.tx.s.get(Game, game_id)
+    assert game is not None
+    rules = rounds.ruleset_of(game)
+    return Outcome(
+        "rules",
+        {"ticks": rules.ticks_per_round, "deadlines": game.deadlines, "timezone": game.timezone},
+        game_id=game_id,
+    )
+
+
+def _verify(r: Request) -> Outcome:
+    game_id, args = r.game_id()
+    if len(args) != 1:
+        raise ServiceError("usage", usage="/verify N")
+    v = rounds.verify(r.tx, game_id, _int(args[0]))
+    if v.ok:
+        return Outcome(
+            "verify_ok",
+            {
+                "round": v.round_number,
+                "seed": v.seed,
+                "commitment": v.commitment,
+                "digest": v.digest,
+            },
+            game_id=game_id,
+        )
+    yes_no = {True: r.text("yes"), False: r.text("no")}
+    return Outcome(
+        "verify_failed",
+        {"round": v.round_number, "commitment_ok": yes_no[v.commitment_ok],
+         "result_ok": yes_no[v.result_ok], "state_ok": yes_no[v.state_ok]},
+        status="rejected", game_id=game_id,
+    )  # fmt: skip
+
+
+def _lang(r: Request) -> Outcome:
+    lang = members.set_lang(r.tx, r.actor, r.cmd.args[0].lower() if r.cmd.args else "")
+    return Outcome("lang_set", {}, data={"lang": lang})
+
+
+def _start(r: Request) -> Outcome:
+    if not r.cmd.args:
+        return _help(r)
+    member, game, ms = members.redeem(
+        r.tx, r.actor, r.msg.channel, r.msg.sender, r.cmd.args[0], r.msg.meta.get("name", "")
+    )
+    assert game.id is not None
+    team = ""
+    if ms.side is not None:
+        team_row = repo.teams(r.tx.s, game.id).get(ms.side)
+        team = f", «{team_row.name}»" if team_row else f", {ms.side}"
+    lang = member.lang
+    return Outcome(
+        "welcome", {"game": game_code(game), "role": t(f"role_{ms.role}", lang), "team": team},
+        game_id=game.id, data={"member_id": member.id},
+    )  # fmt: skip
+
+
+def _game(r: Request) -> Outcome:
+    if not r.cmd.args:
+        raise ServiceError("usage", usage="/game DB-N")
+    game = members.select_game(r.tx, r.actor, r.cmd.args[0])
+    return Outcome("game_selected", {"game": game_code(game)}, game_id=game.id)
+
+
+def _passphrase(r: Request) -> Outcome:
+    members.set_passphrase(r.tx, r.actor, r.cmd.rest)
+    return Outcome("passphrase_set")
+
+
+# ---------------------------------------------------------------- game-master commands
+def _newgame(r: Request) -> Outcome:
+    options: dict[str, str | None] = dict.fromkeys(("ruleset", "players", "tz", "deadline", "lang"))
+    title = []
+    for arg in r.cmd.args:
+        key, sep, value = arg.partition("=")
+        if sep and key.lower() in options:
+            options[key.lower()] = value
+        else:
+            title.append(arg)
+    return gm.create_game(
+        r.tx, r.actor, ruleset=options["ruleset"], title=" ".join(title), timezone=options["tz"],
+        deadlines=options["deadline"], lang=options["lang"],
+        players_per_team=_int(options["players"] or "") if options["players"] else None,
+    )  # fmt: skip
+
+
+def _side_and_rest(r: Request, usage: str) -> tuple[int, str, tuple[str, ...]]:
+    game_id, args = r.game_id()
+    if not args:
+        raise ServiceError("usage", usage=usage)
+    return game_id, _side_word(args[0]), args[1:]
+
+
+def _side_word(word: str) -> str:
+    w = word.lower()
+    if w in ("left", "l", "лев", "левые", "левая", "слева"):
+        return "left"
+    if w in ("right", "r", "прав", "правые", "правая", "справа"):
+        return "right"
+    raise ServiceError("bad_side", side=word)
+
+
+def _addteam(r: Request) -> Outcome:
+    game_id, side, rest = _side_and_rest(r, "/addteam left|right NAME")
+    return gm.add_team(r.tx, r.actor, game_id, side, " ".join(rest))
+
+
+def _addplayer(r: Request) -> Outcome:
+    game_id, side, rest = _side_and_rest(r, "/addplayer left|right NAME")
+    return gm.add_player(r.tx, r.actor, game_id, side, " ".join(rest))
+
+
+def _invite(r: Request) -> Outcome:
+    usage = "/invite captain|player|game_master [left|right] [NUMBER…] [E-MAIL]"
+    game_id, args = r.game_id()
+    if not args:
+        raise ServiceError("usage", usage=usage)
+    role = {
+        "gm": "game_master",
+        "капитан": "captain",
+        "игрок": "player",
+        "судья": "game_master",
+    }.get(args[0].lower(), args[0].lower())
+    args = args[1:]
+    side = None
+    if role != "game_master":
+        if not args:
+            raise ServiceError("usage", usage=usage)
+        side, args = _side_word(args[0]), args[1:]
+    email = next((a for a in args if "@" in a), None)
+    numbers = tuple(_int(a) for a in args if "@" not in a and a.lower() != "dragon")
+    if role == "player" and any(a.lower() == "dragon" for a in args):
+        raise ServiceError("usage", usage=usage)
+    return gm.invite(r.tx, r.actor, game_id, role=role, side=side, players=numbers, email=email)
+
+
+def _deadline(r: Request) -> Outcome:
+    game_id, args = r.game_id()
+    if not args:
+        raise ServiceError("usage", usage="/deadline HH:MM[,HH:MM] [Time/Zone]")
+    zone = args[-1] if "/" in args[-1] or args[-1].upper() == "UTC" else None
+    schedule = " ".join(args[:-1] if zone else args)
+    return gm.set_deadline(r.tx, r.actor, game_id, schedule, zone)
+
+
+def _simple(action: Callable[[Tx, Actor, int], Outcome]) -> Callable[[Request], Outcome]:
+    def handler(r: Request) -> Outcome:
+        game_id, _ = r.game_id()
+        return action(r.tx, r.actor, game_id)
+
+    return handler
+
+
+def _pause(r: Request) -> Outcome:
+    game_id, args = r.game_id()
+    return gm.pause(r.tx, r.actor, game_id, " ".join(args))
+
+
+def _extend(r: Request) -> Outcome:
+    game_id, args = r.game_id()
+    if len(args) != 1:
+        raise ServiceError("usage", usage="/extend 2h | 30m | 1d | HH:MM")
+    if re.fullmatch(r"\d{1,2}[:.]\d{2}", args[0]):
+        game = r.tx.s.get(Game, game_id)
+        assert game is not None
+        until: datetime = next_deadline(r.tx.now, game.timezone, args[0])
+        return gm.extend(r.tx, r.actor, game_id, until=until)
+    return gm.extend(r.tx, r.actor, game_id, by=parse_duration(args[0]))
+
+
+def _warn(r: Request) -> Outcome:
+    game_id, side, rest = _side_and_rest(r, "/warn left|right [REASON]")
+    return gm.warn(r.tx, r.actor, game_id, side, " ".join(rest))
+
+
+def _penalty(r: Request) -> Outcome:
+    game_id, side, rest = _side_and_rest(r, "/penalty left|right [TICK]")
+    return gm.penalty(r.tx, r.actor, game_id, side, _int(rest[0]) if rest else 1)
+
+
+def _substitute(r: Request) -> Outcome:
+    game_id, side, rest = _side_and_rest(r, "/substitute left|right OUT IN")
+    if len(rest) != 2:
+        raise ServiceError("usage", usage="/substitute left|right OUT IN")
+    return gm.substitute(r.tx, r.actor, game_id, side, _int(rest[0]), _int(rest[1]))
+
+
+def _endgame(r: Request) -> Outcome:
+    game_id, args = r.game_id()
+    return gm.end(r.tx, r.actor, game_id, " ".join(args))
+
+
+def _announce(r: Request) -> Outcome:
+    game_id, _ = r.game_id()
+    text = r.cmd.rest
+    first = text.split(maxsplit=1)
+    if first and first[0].upper().startswith("DB") and parse_game_code(first[0]) is not None:
+        text = first[1] if len(first) > 1 else ""
+    return gm.announce(r.tx, r.actor, game_id, text)
+
+
+def _linkchat(r: Request) -> Outcome:
+    game_id, side, rest = _side_and_rest(r, "/linkchat left|right [CHAT]")
+    chat = rest[0] if rest else r.msg.chat
+    if not chat:
+        raise ServiceError("usage", usage="/linkchat left|right CHAT")
+    return gm.link_team_chat(r.tx, r.actor, game_id, side, chat, r.msg.meta.get("thread_id"))
+
+
+def _setchannel(r: Request) -> Outcome:
+    game_id, args = r.game_id()
+    chat = args[0] if args else r.msg.chat
+    if chat is not None and chat.lower() in ("off", "none", "нет"):
+        chat = None
+    thread = args[1] if len(args) > 1 else r.msg.meta.get("thread_id")
+    return gm.set_channel(r.tx, r.actor, game_id, chat, thread)
+
+
+COMMANDS: dict[str, Callable[[Request], Outcome]] = {
+    "orders": _orders,
+    "clear": _clear,
+    "ready": lambda r: _ready(r, True),
+    "wait": lambda r: _ready(r, False),
+    "status": _status,
+    "help": _help,
+    "rules": _rules,
+    "verify": _verify,
+    "lang": _lang,
+    "start": _start,
+    "game": _game,
+    "passphrase": _passphrase,
+}
+
+GM_COMMANDS: dict[str, Callable[[Request], Outcome]] = {
+    "newgame": _newgame,
+    "addteam": _addteam,
+    "addplayer": _addplayer,
+    "invite": _invite,
+    "deadline": _deadline,
+    "startgame": _simple(gm.start),
+    "pause": _pause,
+    "resume": _simple(gm.resume),
+    "extend": _extend,
+    "resolve": _simple(gm.resolve_now),
+    "rollback": _simple(gm.rollback),
+    "warn": _warn,
+    "penalty": _penalty,
+    "substitute": _substitute,
+    "endgame": _endgame,
+    "announce": _announce,
+    "linkchat": _linkchat,
+    "setchannel": _setchannel,
+}
+
+# What a sender the judge does not know yet may do.
+ANONYMOUS = frozenset({"start", "help"})
+
+
+def run(tx: Tx, actor: Actor, msg: Inbound, cmd: Command, inbound_id: int | None) -> Outcome:
+    handler = COMMANDS.get(cmd.name) or GM_COMMANDS.get(cmd.name)
+    if handler is None:
+        raise ServiceError("unknown_command", command=cmd.name)
+    return handler(Request(tx, actor, msg, cmd, inbound_id))

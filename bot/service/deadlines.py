@@ -1,0 +1,127 @@
+"""Deadline schedules and the scheduler that resolves rounds when they fall due.
+
+A game's schedule is one or more local wall-clock times a day ("21:00" or
+"09:00,21:00") in its time zone; ``zoneinfo`` turns them into UTC instants, so
+a deadline stays at 21:00 local across daylight-saving changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, time, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from bot.logging import get_logger
+
+from .ports import Clock
+
+__all__ = [
+    "DeadlineScheduler",
+    "ScheduleError",
+    "format_schedule",
+    "next_deadline",
+    "parse_schedule",
+    "parse_zone",
+]
+
+log = get_logger(__name__)
+
+_TIME = re.compile(r"([01]?\d|2[0-3])[:.]([0-5]\d)")
+
+
+class ScheduleError(ValueError):
+    """A deadline schedule or time zone that cannot be used; the message names it."""
+
+
+def parse_schedule(text: str) -> tuple[time, ...]:
+    """``"21:00"`` or ``"09:00, 21:00"`` → sorted distinct times of day."""
+    parts = [p for p in re.split(r"[,\s;]+", text.strip()) if p]
+    if not parts:
+        raise ScheduleError("no deadline time given (expected HH:MM)")
+    times = set()
+    for part in parts:
+        match = _TIME.fullmatch(part)
+        if not match:
+            raise ScheduleError(f"not a time of day: {part!r} (expected HH:MM, 00:00 to 23:59)")
+        times.add(time(int(match[1]), int(match[2])))
+    return tuple(sorted(times))
+
+
+def format_schedule(times: tuple[time, ...]) -> str:
+    return ",".join(t.strftime("%H:%M") for t in times)
+
+
+def parse_zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name.strip())
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ScheduleError(f"unknown time zone {name!r} (expected e.g. Europe/Moscow)") from None
+
+
+def next_deadline(after: datetime, zone: str, schedule: str) -> datetime:
+    """The first scheduled instant strictly after ``after`` (aware), in UTC."""
+    tz = parse_zone(zone)
+    times = parse_schedule(schedule)
+    local_day = after.astimezone(tz).date()
+    for offset in range(3):  # today's times may all be gone; tomorrow's are not
+        day = local_day + timedelta(days=offset)
+        for t in times:
+            candidate = datetime.combine(day, t, tzinfo=tz).astimezone(UTC)
+            if candidate > after:
+                return candidate
+    raise AssertionError("unreachable: a daily schedule always has a next time")
+
+
+class DeadlineScheduler:
+    """Resolves due rounds and sends reminders, sleeping until the next thing to do.
+
+    ``tick(now)`` does the work; it is the service's ``run_due``.  The loop
+    wakes at the next deadline or reminder, at most ``max_sleep`` seconds
+    later (so changes made by another process are noticed), or at once when
+    :meth:`wake` is called.
+    """
+
+    def __init__(
+        self,
+        tick: Callable[[datetime], Awaitable[datetime | None]],
+        clock: Clock,
+        *,
+        max_sleep: float = 60.0,
+        error_pause: float = 30.0,
+    ) -> None:
+        self._tick = tick
+        self._clock = clock
+        self._max_sleep = max_sleep
+        self._error_pause = error_pause
+        self._wake = asyncio.Event()
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    async def run_once(self) -> float:
+        """Do what is due now; returns the seconds to sleep before the next round."""
+        now = self._clock.now()
+        try:
+            upcoming = await self._tick(now)
+        except Exception:
+            log.exception("deadline scheduler pass failed")
+            return self._error_pause
+        if upcoming is None:
+            return self._max_sleep
+        return min(self._max_sleep, max(0.0, (upcoming - self._clock.now()).total_seconds()))
+
+    async def run(self, stop: asyncio.Event | None = None) -> None:
+        stop = stop or asyncio.Event()
+        while not stop.is_set():
+            pause = await self.run_once()
+            self._wake.clear()
+            sleeper = asyncio.ensure_future(self._clock.sleep(pause))
+            waker = asyncio.ensure_future(self._wake.wait())
+            stopper = asyncio.ensure_future(stop.wait())
+            try:
+                await asyncio.wait({sleeper, waker, stopper}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for task in (sleeper, waker, stopper):
+                    task.cancel()

@@ -1,0 +1,63 @@
+"""Provably fair dice: seeds, commitments and the result digest.
+
+When a round opens the judge draws a fresh 256-bit seed and publishes only
+its SHA-256 (the commitment); with the results it publishes the seed and a
+digest of what the engine made of it.  Anyone holding the position before the
+round, the orders and the seed can rerun the engine and compare.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.dice import commitment
+from engine.events import Event
+from engine.state import MatchState
+
+__all__ = [
+    "Verification",
+    "canonical_json",
+    "commitment",
+    "new_seed",
+    "result_digest",
+]
+
+
+def new_seed() -> str:
+    """A fresh 256-bit seed as 64 hex digits (the engine reads it as 32 bytes)."""
+    return secrets.token_hex(32)
+
+
+def canonical_json(value: Any) -> bytes:
+    """One byte string per JSON value: sorted keys, no spaces, UTF-8."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def result_digest(state: MatchState, events: Sequence[Event]) -> str:
+    """SHA-256 over the position after the round and every event of it."""
+    document = {"state": state.to_json(), "events": [e.to_json() for e in events]}
+    return hashlib.sha256(canonical_json(document)).hexdigest()
+
+
+@dataclass(frozen=True)
+class Verification:
+    """The outcome of rerunning one resolved round."""
+
+    game_id: int
+    round_number: int
+    seed: str
+    commitment: str  # as published when the round opened
+    digest: str  # as published with the results
+    recomputed_digest: str
+    commitment_ok: bool  # sha256(seed) == commitment
+    result_ok: bool  # the rerun gives the published digest
+    state_ok: bool  # ... and the stored position after the round
+
+    @property
+    def ok(self) -> bool:
+        return self.commitment_ok and self.result_ok and self.state_ok

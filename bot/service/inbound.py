@@ -1,0 +1,152 @@
+"""The way in: store the message, find out who wrote it, carry it out, answer.
+
+Storing comes first and in its own transaction, so a message is never lost
+even when working on it fails; a redelivery (same channel and external id)
+is recognised there and changes nothing.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session
+
+from storage import repo
+from storage.models import InboundMessage, Member
+
+from . import commands, members, notify, ordering
+from .api import Inbound
+from .context import Actor, ServiceError, Tx
+from .gm import Outcome
+from .i18n import lang_or_default, t
+from .notify import Destination
+
+__all__ = ["identify", "process", "reply_destination", "store"]
+
+
+def store(s: Session, msg: Inbound) -> int | None:
+    """Insert the raw message; None when it was already received."""
+    if repo.inbound_by_external(s, msg.channel, msg.external_id) is not None:
+        return None
+    row = InboundMessage(
+        channel=msg.channel,
+        external_id=msg.external_id,
+        sender=msg.sender,
+        chat=msg.chat,
+        subject=msg.subject,
+        text=msg.text,
+        raw=msg.raw,
+        received_at=msg.received_at,
+        edit_of=msg.edit_of,
+        authenticated=msg.authenticated,
+    )
+    try:
+        with s.begin_nested():  # two deliveries racing: the unique key decides
+            s.add(row)
+            s.flush()
+    except IntegrityError:
+        return None
+    return row.id
+
+
+def identify(tx: Tx, msg: Inbound) -> Actor:
+    """The member behind (channel, sender); configured game masters get a member row."""
+    settings = tx.settings
+    member: Member | None = None
+    global_gm = False
+    if msg.channel == "telegram":
+        try:
+            user_id = int(msg.sender)
+        except ValueError:
+            return Actor(identity=f"telegram:{msg.sender}", lang=settings.lang)
+        member = repo.member_by_telegram(tx.s, user_id)
+        global_gm = user_id in settings.gm_telegram_ids
+        if global_gm and member is None:
+            member = Member(
+                telegram_user_id=user_id, notify="telegram", lang=settings.lang, created_at=tx.now
+            )
+    elif msg.channel == "email":
+        address = msg.sender.strip().lower()
+        member = repo.member_by_email(tx.s, address)
+        # A forged From: must not make anyone a game master.
+        global_gm = msg.authenticated and address in settings.gm_emails
+        if global_gm and member is None:
+            member = Member(email=address, notify="email", lang=settings.lang, created_at=tx.now)
+    elif msg.channel in ("cli", "demo"):
+        return Actor(identity="cli", lang=settings.lang)
+    if member is not None and member.id is None:
+        tx.s.add(member)
+        tx.s.flush()
+    lang = lang_or_default(member.lang if member else None, settings.lang)
+    return Actor(
+        identity=f"{msg.channel}:{msg.sender}", member=member, global_gm=global_gm, lang=lang
+    )
+
+
+def reply_destination(msg: Inbound, actor: Actor) -> Destination | None:
+    """Where the answer goes: the chat it came from; for e-mail the member's
+    registered address (never an unverified From: of a stranger)."""
+    if msg.channel == "telegram":
+        return Destination(
+            "telegram", msg.chat or msg.sender, actor.lang, msg.meta.get("thread_id")
+        )
+    if msg.channel == "email":
+        if actor.member is not None and actor.member.email:
+            return Destination("email", actor.member.email, actor.lang)
+        if msg.authenticated:
+            return Destination("email", msg.sender.strip().lower(), actor.lang)
+    return None
+
+
+def process(tx: Tx, msg: Inbound, inbound_id: int) -> tuple[Outcome, Actor]:
+    """Carry the message out; ServiceError becomes a refusal the sender can read."""
+    actor = identify(tx, msg)
+    cmd = commands.parse_command(msg.text)
+    try:
+        outcome = _dispatch(tx, msg, actor, cmd, inbound_id)
+    except ServiceError as err:
+        outcome = Outcome(err.key, dict(err.params), status=err.status)
+    # The actor may have just become a member (/start CODE) or changed language.
+    if actor.member is None and outcome.data.get("member_id") is not None:
+        member = tx.s.get(Member, outcome.data["member_id"])
+        actor = Actor(
+            actor.identity, member, actor.global_gm, member.lang if member else actor.lang
+        )
+    elif "lang" in outcome.data:
+        actor = Actor(actor.identity, actor.member, actor.global_gm, str(outcome.data["lang"]))
+    return outcome, actor
+
+
+def _dispatch(
+    tx: Tx, msg: Inbound, actor: Actor, cmd: commands.Command | None, inbound_id: int
+) -> Outcome:
+    if msg.channel == "email" and not msg.authenticated and not (cmd and cmd.name == "start"):
+        return Outcome("unauthenticated", status="refused")
+    if actor.member is None and not actor.trusted:
+        if cmd is not None and cmd.name in commands.ANONYMOUS:
+            return commands.run(tx, actor, msg, cmd, inbound_id)
+        return Outcome("unknown_sender", status="unknown_sender")
+    if cmd is not None:
+        return commands.run(tx, actor, msg, cmd, inbound_id)
+    if not msg.text.strip():
+        return Outcome("raw", {"text": ""}, status="ignored")
+    game = members.choose_game(tx, actor, explicit=None, hint=msg.game_hint, chat=msg.chat)
+    assert game.id is not None
+    replaces = None
+    if msg.edit_of is not None:
+        original = repo.inbound_by_external(tx.s, msg.channel, msg.edit_of)
+        replaces = original.id if original is not None else None
+    status, text = ordering.submit(
+        tx, actor, game.id, msg.text, message_id=inbound_id, replaces_message=replaces
+    )
+    return Outcome("raw", {"text": text}, status=status, game_id=game.id)
+
+
+def answer(tx: Tx, msg: Inbound, actor: Actor, outcome: Outcome) -> tuple[str, list[int]]:
+    """Render the outcome in the actor's language and queue it back to him."""
+    text = t(outcome.key, actor.lang, **outcome.params)
+    dest = reply_destination(msg, actor)
+    ids: list[int] = []
+    if dest is not None and text and outcome.status != "ignored":
+        subject = f"Re: {msg.subject}" if msg.subject else None
+        ids.append(notify.queue(tx, dest, "ack", text, subject=subject, reply_ref=msg.reply_ref))
+    return text, ids

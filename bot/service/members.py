@@ -1,0 +1,213 @@
+"""Members: invitations, languages, pass phrases, choosing a game, status, reminders."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+from storage import repo
+from storage.models import Game, Member, Membership
+
+from . import notify, ordering, rounds
+from .context import Actor, ServiceError, Tx, game_code, parse_game_code
+from .i18n import LANGS, format_time, t
+
+__all__ = [
+    "choose_game",
+    "hash_passphrase",
+    "redeem",
+    "remind",
+    "select_game",
+    "set_lang",
+    "set_passphrase",
+    "status_text",
+    "verify_passphrase",
+]
+
+_SCRYPT = {"n": 2**14, "r": 8, "p": 1}
+MIN_PASSPHRASE = 8
+
+
+def hash_passphrase(phrase: str) -> str:
+    salt = secrets.token_bytes(16)
+    digest = hashlib.scrypt(phrase.encode(), salt=salt, dklen=32, **_SCRYPT)
+    return f"scrypt${_SCRYPT['n']}${_SCRYPT['r']}${_SCRYPT['p']}${salt.hex()}${digest.hex()}"
+
+
+def verify_passphrase(phrase: str, stored: str | None) -> bool:
+    if not stored:
+        return False
+    try:
+        kind, n, r, p, salt, digest = stored.split("$")
+        if kind != "scrypt":
+            return False
+        got = hashlib.scrypt(
+            phrase.encode(), salt=bytes.fromhex(salt), n=int(n), r=int(r), p=int(p), dklen=32
+        )
+    except ValueError:
+        return False
+    return hmac.compare_digest(got.hex(), digest)
+
+
+def redeem(
+    tx: Tx, actor: Actor, channel: str, sender: str, code: str, name: str = ""
+) -> tuple[Member, Game, Membership]:
+    """Turn an invitation code into a membership for the sender (a new member if need be)."""
+    inv = repo.invitation_by_code(tx.s, code.strip().upper())
+    if inv is None:
+        raise ServiceError("bad_code")
+    if inv.used_at is not None:
+        raise ServiceError("code_used")
+    if inv.expires_at is not None and inv.expires_at <= tx.now:
+        raise ServiceError("code_expired")
+    if channel == "email" and inv.email and inv.email != sender.strip().lower():
+        raise ServiceError("code_other_address")
+    member = actor.member
+    if member is None:
+        if channel == "telegram":
+            member = Member(telegram_user_id=int(sender), notify="telegram")
+        elif channel == "email":
+            member = Member(email=sender.strip().lower(), notify="email")
+        else:
+            raise ServiceError("bad_code")
+        member.name, member.lang, member.created_at = name, actor.lang, tx.now
+        tx.s.add(member)
+        tx.s.flush()
+    assert member.id is not None
+    ms = repo.membership(tx.s, member.id, inv.game_id) or Membership(
+        member_id=member.id, game_id=inv.game_id, role=inv.role, created_at=tx.now
+    )
+    ms.role, ms.side, ms.players = inv.role, inv.side, inv.players
+    tx.s.add(ms)
+    inv.used_by, inv.used_at = member.id, tx.now
+    tx.s.add(inv)
+    member.current_game_id = inv.game_id
+    tx.s.add(member)
+    game = repo.get_game(tx.s, inv.game_id)
+    assert game is not None
+    return member, game, ms
+
+
+def set_lang(tx: Tx, actor: Actor, lang: str) -> str:
+    if lang not in LANGS or actor.member is None:
+        raise ServiceError("lang_usage")
+    actor.member.lang = lang
+    tx.s.add(actor.member)
+    return lang
+
+
+def set_passphrase(tx: Tx, actor: Actor, phrase: str) -> None:
+    if actor.member is None or len(phrase.strip()) < MIN_PASSPHRASE:
+        raise ServiceError("passphrase_usage")
+    actor.member.passphrase_hash = hash_passphrase(phrase.strip())
+    tx.s.add(actor.member)
+
+
+def _games_list(tx: Tx, actor: Actor) -> str:
+    if actor.member is None or actor.member.id is None:
+        return "-"
+    games = [g for g, _ in repo.games_of_member(tx.s, actor.member.id) if g.status != "ended"]
+    return ", ".join(game_code(g) for g in games) or "-"
+
+
+def select_game(tx: Tx, actor: Actor, text: str) -> Game:
+    game_id = parse_game_code(text)
+    game = repo.get_game(tx.s, game_id) if game_id is not None else None
+    if game is None:
+        raise ServiceError("unknown_game", game=text.strip() or "?")
+    if actor.member is None or actor.member.id is None:
+        raise ServiceError("not_member", status="refused", game=game_code(game))
+    if not actor.global_gm and repo.membership(tx.s, actor.member.id, game.id or 0) is None:
+        raise ServiceError("not_member", status="refused", game=game_code(game))
+    actor.member.current_game_id = game.id
+    tx.s.add(actor.member)
+    return game
+
+
+def choose_game(
+    tx: Tx, actor: Actor, *, explicit: str | None, hint: str | None, chat: str | None
+) -> Game:
+    """The game a message is about: named, hinted (e-mail subject tag), the team
+    chat it was written in, the member's chosen game, or his only live one."""
+    for text in (explicit, hint):
+        game_id = parse_game_code(text)
+        if game_id is not None:
+            game = repo.get_game(tx.s, game_id)
+            if game is None:
+                raise ServiceError("unknown_game", game=game_code(game_id))
+            return game
+    if chat:
+        team = repo.team_by_chat(tx.s, chat)
+        if team is not None:
+            game = repo.get_game(tx.s, team.game_id)
+            if game is not None:
+                return game
+    member = actor.member
+    if member is not None and member.id is not None:
+        if member.current_game_id is not None:
+            game = repo.get_game(tx.s, member.current_game_id)
+            if game is not None:
+                return game
+        live = [g for g, _ in repo.games_of_member(tx.s, member.id) if g.status != "ended"]
+        if len(live) == 1:
+            return live[0]
+    raise ServiceError("no_game", games=_games_list(tx, actor))
+
+
+def status_text(tx: Tx, actor: Actor, game: Game) -> str:
+    lang = actor.lang
+    assert game.id is not None
+    teams = repo.teams(tx.s, game.id)
+    left = teams["left"].name if "left" in teams else "?"
+    right = teams["right"].name if "right" in teams else "?"
+    rnd = rounds.current_round(tx, game)
+    params: dict[str, object] = {
+        "game": game_code(game), "left": left, "right": right,
+        "status_text": t(f"status_{game.status}", lang), "score": "0:0", "round": "-",
+        "deadline": "-", "commitment": "-",
+    }  # fmt: skip
+    if rnd is not None:
+        state = rounds.load_state(tx, rnd)
+        params["score"] = f"{state.teams[0].score}:{state.teams[1].score}"
+        params["round"] = rnd.number
+        if rnd.status == "open":
+            params["deadline"] = format_time(rnd.deadline, game.timezone, lang)
+            params["commitment"] = rnd.commitment
+    return t("status", lang, **params)
+
+
+def remind(tx: Tx, game_id: int, round_id: int) -> int:
+    """Remind the members whose players still lack orders; once per round."""
+    game = repo.lock_game(tx.s, game_id)
+    if game is None:
+        return 0
+    rnd = rounds.current_round(tx, game)
+    if rnd is None or rnd.id != round_id or rnd.status != "open" or rnd.reminded_at is not None:
+        return 0
+    rnd.reminded_at = tx.now
+    tx.s.add(rnd)
+    if rnd.deadline <= tx.now:  # catching up: too late to remind anyone
+        return 0
+    state = rounds.load_state(tx, rnd)
+    ruleset = rounds.ruleset_of(game)
+    sent = 0
+    for ms, member in repo.memberships(tx.s, game_id):
+        if ms.role == "game_master" or ms.side is None:
+            continue
+        actor = Actor(identity=f"member:{member.id}", member=member, lang=member.lang)
+        scope = ordering.scope_of(tx, actor, game)
+        names = ordering.member_reminder(tx, game, rnd, scope, state, ruleset)
+        dest = notify.member_destination(member, audience=ms.side)
+        if not names or dest is None:
+            continue
+        params = {
+            "game": game_code(game), "round": rnd.number, "players": ", ".join(names),
+            "deadline": format_time(rnd.deadline, game.timezone, dest.lang),
+        }  # fmt: skip
+        notify.queue(
+            tx, dest, "reminder", t("reminder", dest.lang, **params), game=game,
+            subject=t("subject_reminder", dest.lang, **params),
+        )  # fmt: skip
+        sent += 1
+    return sent

@@ -1,0 +1,179 @@
+"""Who hears about a game, in which language, and queueing it in the outbox.
+
+Destinations of a game:
+- public: the game's channel (telegram), in the game's language;
+- a team: its linked group chat (in the game's language), and every member
+  of the team who reads by e-mail, or by private Telegram chat when the team
+  has no group (in the member's language);
+- game masters: the game's own masters, else the configured ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from storage import repo
+from storage.models import Game, Member, OutboxRow
+
+from .context import Tx, game_code
+from .i18n import t
+
+__all__ = [
+    "Destination",
+    "announce",
+    "game_destinations",
+    "gm_destinations",
+    "member_destination",
+    "public_destinations",
+    "queue",
+    "team_destinations",
+]
+
+
+@dataclass(frozen=True)
+class Destination:
+    channel: str
+    address: str
+    lang: str
+    thread: str | None = None
+    audience: str = "public"  # public | left | right | gm
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.channel, self.address)
+
+
+def queue(
+    tx: Tx,
+    dest: Destination,
+    kind: str,
+    text: str,
+    *,
+    game: Game | None = None,
+    subject: str | None = None,
+    html: str | None = None,
+    attachments: Sequence[tuple[str, str, bytes]] = (),
+    reply_ref: str | None = None,
+    buttons: Sequence[tuple[str, str]] = (),
+    pictures: str | None = None,
+) -> int:
+    if dest.channel == "email" and subject is not None and game is not None:
+        subject = f"[{game_code(game)}] {subject}"
+    row = OutboxRow(
+        game_id=game.id if game else None,
+        channel=dest.channel,
+        destination=dest.address,
+        kind=kind,
+        text=text,
+        subject=subject if dest.channel == "email" else None,
+        html=html if dest.channel == "email" else None,
+        reply_ref=reply_ref,
+        thread_id=dest.thread,
+        buttons=[list(b) for b in buttons],
+        pictures=pictures,
+        next_try_at=tx.now,
+        created_at=tx.now,
+    )
+    outbox_id = repo.enqueue(tx.s, row, attachments)
+    tx.queued.append(outbox_id)
+    return outbox_id
+
+
+def member_destination(member: Member, *, audience: str = "public") -> Destination | None:
+    """Where a member reads private messages (his chosen channel, else the other)."""
+    email = (
+        Destination("email", member.email, member.lang, audience=audience) if member.email else None
+    )
+    tg = (
+        Destination("telegram", str(member.telegram_user_id), member.lang, audience=audience)
+        if member.telegram_user_id is not None
+        else None
+    )
+    return (email or tg) if member.notify == "email" else (tg or email)
+
+
+def public_destinations(game: Game) -> list[Destination]:
+    if not game.channel_chat:
+        return []
+    return [Destination("telegram", game.channel_chat, game.lang, game.channel_thread)]
+
+
+def team_destinations(tx: Tx, game: Game, side: str) -> list[Destination]:
+    assert game.id is not None
+    team = repo.teams(tx.s, game.id).get(side)
+    out: list[Destination] = []
+    if team is not None and team.chat:
+        out.append(Destination("telegram", team.chat, game.lang, team.thread, side))
+    for ms, member in repo.memberships(tx.s, game.id):
+        if ms.side != side or ms.role == "game_master":
+            continue
+        dest = member_destination(member, audience=side)
+        # Members in the team's group read the group; e-mail readers get their own copy.
+        if dest is not None and not (dest.channel == "telegram" and team is not None and team.chat):
+            out.append(dest)
+    return _unique(out)
+
+
+def gm_destinations(tx: Tx, game: Game | None) -> list[Destination]:
+    out: list[Destination] = []
+    if game is not None and game.id is not None:
+        for member in repo.game_masters(tx.s, game.id):
+            dest = member_destination(member, audience="gm")
+            if dest is not None:
+                out.append(dest)
+    if not out:
+        lang = tx.settings.lang
+        out += [
+            Destination("telegram", str(i), lang, audience="gm")
+            for i in sorted(tx.settings.gm_telegram_ids)
+        ]
+        out += [Destination("email", a, lang, audience="gm") for a in sorted(tx.settings.gm_emails)]
+    return _unique(out)
+
+
+def game_destinations(tx: Tx, game: Game) -> list[Destination]:
+    """Everybody of a game, each once: public channel, both teams, game masters."""
+    return _unique(
+        public_destinations(game)
+        + team_destinations(tx, game, "left")
+        + team_destinations(tx, game, "right")
+        + gm_destinations(tx, game)
+    )
+
+
+def announce(
+    tx: Tx,
+    game: Game,
+    key: str,
+    *,
+    kind: str = "announce",
+    subject_key: str = "subject_announce",
+    to: Iterable[Destination] | None = None,
+    **params: object,
+) -> list[int]:
+    """Queue the text ``key`` to everybody of the game, each in his language."""
+    params.setdefault("game", game_code(game))
+    ids = []
+    for dest in to if to is not None else game_destinations(tx, game):
+        ids.append(
+            queue(
+                tx,
+                dest,
+                kind,
+                t(key, dest.lang, **params),
+                game=game,
+                subject=t(subject_key, dest.lang, **params),
+            )
+        )
+    return ids
+
+
+def _unique(dests: Iterable[Destination]) -> list[Destination]:
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for d in dests:
+        if d.key not in seen:
+            seen.add(d.key)
+            out.append(d)
+    return out

@@ -1,0 +1,330 @@
+"""Orders from members: who may order what, filing them, the order sheet.
+
+A member orders the players he controls; a captain his whole team and its
+dragon; a game master anything (his messages name the team).  Orders are
+filed one row per piece and tick; a newer order supersedes the one on file
+(which stays on record), a clear supersedes without replacement.  A member
+only ever sees his own team's orders.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.orderlang import ParseResult, format_errors, format_orders, format_sheet, parse_message
+from engine.geometry import SIDES, Side
+from engine.orders import DragonOrder, PlayerOrder, RoundOrders, Substitution
+from engine.ruleset import Ruleset
+from engine.state import MatchState, PlayerState
+from storage import repo
+from storage.models import Game, OrderRow, Round
+
+from . import gm, rounds
+from .context import Actor, ServiceError, Tx, game_code
+from .filing import Order, bundle, store_order
+from .i18n import format_time, t
+
+__all__ = [
+    "Scope",
+    "clear",
+    "missing_players",
+    "scope_of",
+    "set_ready",
+    "sheet",
+    "submit",
+]
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What one member may order in one game."""
+
+    side: Side | None  # None: a game master, both teams
+    numbers: frozenset[int] | None  # None: every player of the side(s)
+    dragon: bool
+    gm: bool = False
+
+    def covers(self, row: OrderRow) -> bool:
+        if self.gm:
+            return True
+        if row.side != self.side:
+            return False
+        if row.unit == "player":
+            return self.numbers is None or row.number in self.numbers
+        if row.unit == "dragon":
+            return self.dragon
+        return self.numbers is None  # substitutions: the captain's
+
+
+def scope_of(tx: Tx, actor: Actor, game: Game) -> Scope:
+    assert game.id is not None
+    if gm.is_gm(tx, actor, game.id):
+        return Scope(None, None, True, gm=True)
+    ms = (
+        repo.membership(tx.s, actor.member.id, game.id)
+        if actor.member and actor.member.id
+        else None
+    )
+    if ms is None or ms.side not in SIDES:
+        raise ServiceError("not_member", status="refused", game=game_code(game))
+    side: Side = "left" if ms.side == "left" else "right"
+    if ms.role == "captain":
+        return Scope(side, None, True)
+    tokens = {p.strip().lower() for p in ms.players.split(",") if p.strip()}
+    numbers = frozenset(int(p) for p in tokens if p.isdigit())
+    return Scope(side, numbers, "dragon" in tokens)
+
+
+def _open_round(tx: Tx, game: Game) -> Round:
+    if game.status == "setup":
+        raise ServiceError("game_not_started", game=game_code(game))
+    if game.status == "ended":
+        raise ServiceError("game_over", game=game_code(game))
+    rnd = rounds.current_round(tx, game)
+    if rnd is None or rnd.status != "open":
+        raise ServiceError("no_open_round")
+    return rnd
+
+
+def _sheet_orders(rows: list[OrderRow]) -> RoundOrders:
+    return RoundOrders.from_json(rounds.orders_document(rows))
+
+
+def _order_of(row: OrderRow) -> Order:
+    doc = _sheet_orders([row])
+    every: list[Order] = [*doc.players, *doc.dragons, *doc.substitutions, *doc.penalties]
+    return every[0]
+
+
+def submit(
+    tx: Tx,
+    actor: Actor,
+    game_id: int,
+    text: str,
+    *,
+    message_id: int | None = None,
+    replaces_message: int | None = None,
+) -> tuple[str, str]:
+    """File the orders of a message; returns (status, reply text)."""
+    game = repo.lock_game(tx.s, game_id)
+    if game is None:
+        raise ServiceError("unknown_game", game=game_code(game_id))
+    assert game.id is not None
+    scope = scope_of(tx, actor, game)
+    rnd = _open_round(tx, game)
+    state = rounds.load_state(tx, rnd)
+    ruleset = rounds.ruleset_of(game)
+    lang = actor.lang
+    on_file_rows = repo.current_orders(tx.s, game.id, rnd.number, scope.side)
+    if replaces_message is not None:
+        # An edited message takes back what the original carried, then counts afresh.
+        repo.supersede(tx.s, [r for r in on_file_rows if r.message_id == replaces_message], tx.now)
+        on_file_rows = [r for r in on_file_rows if r.message_id != replaces_message]
+    result = parse_message(
+        text,
+        state=state,
+        ruleset=ruleset,
+        side=scope.side,
+        lang=lang,
+        controllable=scope.numbers,
+        dragon_allowed=scope.dragon,
+        on_file=_sheet_orders(on_file_rows),
+    )
+    if result.round is not None and result.round != rnd.number:
+        raise ServiceError("wrong_round", given=result.round, current=rnd.number)
+    refused = _refuse_outside_scope(result, scope, lang)
+    cleared = _apply_clears(tx, result, on_file_rows, scope)
+    accepted = _accepted(result, scope)
+    author = actor.identity
+    member_id = actor.member.id if actor.member else None
+    for order in accepted:
+        store_order(
+            tx, game, order, state=state, ruleset=ruleset, author=author,
+            message_id=message_id, member_id=member_id,
+        )  # fmt: skip
+    errors = format_errors(result.errors, lang)
+    parts: list[str] = []
+    deadline = format_time(rnd.deadline, game.timezone, lang)
+    if accepted:
+        parts.append(t("orders_saved", lang, round=rnd.number, deadline=deadline))
+        parts.append(format_orders(bundle(accepted), state=state, ruleset=ruleset, lang=lang))
+    elif not cleared:
+        parts.append(t("orders_none_saved", lang, round=rnd.number))
+    if cleared:
+        parts.append(t("orders_cleared", lang, count=cleared))
+    if errors or refused:
+        parts.append("\n".join(x for x in (errors, *refused) if x))
+    parts.append(_missing_text(tx, game, rnd, state, ruleset, scope, lang))
+    status = (
+        "ok"
+        if not (result.errors or refused)
+        else ("partial" if accepted or cleared else "rejected")
+    )
+    return status, "\n\n".join(p for p in parts if p)
+
+
+def _refuse_outside_scope(result: ParseResult, scope: Scope, lang: str) -> list[str]:
+    """Messages for what the parser read but this member may not order (the
+    parser checks players and the dragon; substitutions and penalties are here)."""
+    out = []
+    if not scope.gm:
+        if result.orders.penalties:
+            out.append(t("penalty_gm_only", lang))
+        if result.orders.substitutions and scope.numbers is not None:
+            out.append(
+                t(
+                    "not_yours",
+                    lang,
+                    number=", ".join(str(s.out_number) for s in result.orders.substitutions),
+                )
+            )
+    return out
+
+
+def _accepted(result: ParseResult, scope: Scope) -> list[Order]:
+    o = result.orders
+    out: list[Order] = []
+    for p in o.players:
+        if scope.gm or (
+            p.side == scope.side and (scope.numbers is None or p.number in scope.numbers)
+        ):
+            out.append(p)
+    out += [d for d in o.dragons if scope.gm or (d.side == scope.side and scope.dragon)]
+    out += [
+        s for s in o.substitutions if scope.gm or (s.side == scope.side and scope.numbers is None)
+    ]
+    out += [p for p in o.penalties if scope.gm]
+    return out
+
+
+def _apply_clears(tx: Tx, result: ParseResult, rows: list[OrderRow], scope: Scope) -> int:
+    doomed = []
+    for row in rows:
+        if not scope.covers(row):
+            continue
+        order = _order_of(row)
+        for c in result.clears:
+            if isinstance(order, PlayerOrder) and c.covers_player(order):
+                doomed.append(row)
+                break
+            if isinstance(order, DragonOrder) and c.covers_dragon(order):
+                doomed.append(row)
+                break
+            if (
+                isinstance(order, Substitution)
+                and c.what == "all"
+                and c.tick is None
+                and c.side == order.side
+            ):
+                doomed.append(row)
+                break
+    return repo.supersede(tx.s, doomed, tx.now)
+
+
+def _missing_text(
+    tx: Tx, game: Game, rnd: Round, state: MatchState, ruleset: Ruleset, scope: Scope, lang: str
+) -> str:
+    assert game.id is not None
+    rows = repo.current_orders(tx.s, game.id, rnd.number, scope.side)
+    sides: tuple[Side, ...] = SIDES if scope.side is None else (scope.side,)
+    names = []
+    for side in sides:
+        numbers = None if scope.gm else scope.numbers
+        for p in missing_players(_sheet_orders(rows), state, ruleset, side, numbers):
+            names.append(p.name)
+    return t("missing_orders", lang, players=", ".join(names)) if names else ""
+
+
+def missing_players(
+    orders: RoundOrders,
+    state: MatchState,
+    ruleset: Ruleset,
+    side: Side,
+    numbers: frozenset[int] | None,
+) -> list[PlayerState]:
+    """Players of ``side`` (among ``numbers``) due an order for some tick that has none."""
+    out = []
+    for p in state.team_players(side):
+        if numbers is not None and p.number not in numbers:
+            continue
+        for tick in range(state.tick + 1, ruleset.ticks_per_round + 1):
+            due = p.status == "active" or (
+                p.status == "hospital"
+                and p.return_round == state.round
+                and tick == ruleset.hospital_return_tick
+            )
+            if due and orders.player_order(side, p.number, tick) is None:
+                out.append(p)
+                break
+    return out
+
+
+def sheet(tx: Tx, actor: Actor, game_id: int, side: str | None = None) -> str:
+    """The member's team's order sheet (a game master: both, or the one asked)."""
+    game = repo.get_game(tx.s, game_id)
+    if game is None:
+        raise ServiceError("unknown_game", game=game_code(game_id))
+    assert game.id is not None
+    scope = scope_of(tx, actor, game)
+    rnd = _open_round(tx, game)
+    state = rounds.load_state(tx, rnd)
+    shown: Side | None = scope.side
+    if scope.gm and side in SIDES:
+        shown = "left" if side == "left" else "right"
+    rows = repo.current_orders(tx.s, game.id, rnd.number, shown)
+    lang = actor.lang
+    team = state.team(shown).name if shown else f"{state.teams[0].name}, {state.teams[1].name}"
+    head = t(
+        "sheet_header", lang, game=game_code(game), round=rnd.number,
+        deadline=format_time(rnd.deadline, game.timezone, lang), team=team,
+    )  # fmt: skip
+    body = format_sheet(
+        _sheet_orders(rows), state=state, ruleset=rounds.ruleset_of(game), side=shown, lang=lang
+    )
+    return f"{head}\n\n{body}"
+
+
+def clear(tx: Tx, actor: Actor, game_id: int, numbers: tuple[int, ...] = ()) -> int:
+    """Forget the member's orders (only ``numbers``' if given); returns how many."""
+    game = repo.lock_game(tx.s, game_id)
+    if game is None:
+        raise ServiceError("unknown_game", game=game_code(game_id))
+    assert game.id is not None
+    scope = scope_of(tx, actor, game)
+    rnd = _open_round(tx, game)
+    rows = [
+        r for r in repo.current_orders(tx.s, game.id, rnd.number, scope.side) if scope.covers(r)
+    ]
+    if numbers:
+        rows = [r for r in rows if r.unit == "player" and r.number in numbers]
+    return repo.supersede(tx.s, rows, tx.now)
+
+
+def set_ready(tx: Tx, actor: Actor, game_id: int, ready: bool) -> tuple[str, int]:
+    """Mark the member's team ready (or not) for the open round: (team name, round)."""
+    game = repo.lock_game(tx.s, game_id)
+    if game is None:
+        raise ServiceError("unknown_game", game=game_code(game_id))
+    assert game.id is not None
+    scope = scope_of(tx, actor, game)
+    if scope.side is None:
+        raise ServiceError("not_member", status="refused", game=game_code(game))
+    rnd = _open_round(tx, game)
+    sides = {s for s in rnd.ready.split(",") if s}
+    (sides.add if ready else sides.discard)(scope.side)
+    rnd.ready = ",".join(s for s in SIDES if s in sides)
+    tx.s.add(rnd)
+    team = repo.teams(tx.s, game.id)[scope.side]
+    return team.name, rnd.number
+
+
+def member_reminder(
+    tx: Tx, game: Game, rnd: Round, scope: Scope, state: MatchState, ruleset: Ruleset
+) -> list[str]:
+    """Names of the member's players still without orders in ``rnd``."""
+    assert game.id is not None and scope.side is not None
+    rows = repo.current_orders(tx.s, game.id, rnd.number, scope.side)
+    return [
+        p.name
+        for p in missing_players(_sheet_orders(rows), state, ruleset, scope.side, scope.numbers)
+    ]

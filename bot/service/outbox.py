@@ -1,0 +1,100 @@
+"""The outbox worker: delivers queued messages through the channels.
+
+Guarantee: at least once, and never again once marked sent.  An item is
+claimed in a transaction (one more attempt, hidden for the lease), handed to
+its channel, then marked sent or failed.  If the process dies between the
+delivery and the mark, the lease runs out and the item is delivered again;
+channels that can deduplicate use ``OutboxItem.idempotency_key``.  Failures
+are retried with exponential backoff (or the channel's ``retry_after``);
+after ``outbox_max_attempts`` or a permanent failure the item is given up and
+the game masters are told.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+
+from bot.logging import get_logger
+
+from .api import DeliveryResult, OutboxItem
+from .ports import Channel, Clock
+from .service import GameService
+
+__all__ = ["OutboxWorker"]
+
+log = get_logger(__name__)
+
+
+class OutboxWorker:
+    def __init__(
+        self,
+        service: GameService,
+        channels: Mapping[str, Channel],
+        clock: Clock,
+        *,
+        batch: int = 20,
+        idle_sleep: float = 2.0,
+    ) -> None:
+        self.service = service
+        self.channels = dict(channels)
+        self.clock = clock
+        self.batch = batch
+        self.idle_sleep = idle_sleep
+
+    async def deliver_one(self, channel: Channel, item: OutboxItem) -> DeliveryResult:
+        try:
+            result = await channel.deliver(item)
+        except Exception as exc:  # an adapter bug is a failed attempt, not a dead worker
+            log.exception("channel failed to deliver", channel=channel.name, outbox_id=item.id)
+            result = DeliveryResult(ok=False, reason=f"{type(exc).__name__}: {exc}")
+        if result.ok:
+            await self.service.mark_sent(item.id)
+        else:
+            state = await self.service.mark_failed(item.id, result)
+            log.warning(
+                "delivery failed",
+                channel=channel.name,
+                outbox_id=item.id,
+                attempts=item.attempts,
+                reason=result.reason,
+                state=state,
+            )
+        return result
+
+    async def drain(self, name: str) -> int:
+        """Deliver what is due now on one channel; returns how many were tried."""
+        channel = self.channels[name]
+        tried = 0
+        while True:
+            items = await self.service.pending_outbox(name, self.batch)
+            if not items:
+                return tried
+            for item in items:
+                await self.deliver_one(channel, item)
+                tried += 1
+
+    async def run_channel(self, name: str, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            try:
+                tried = await self.drain(name)
+            except Exception:
+                log.exception("outbox pass failed", channel=name)
+                tried = 0
+            if not tried:
+                await _sleep_or_stop(self.clock, self.idle_sleep, stop)
+
+    async def run(self, stop: asyncio.Event | None = None) -> None:
+        """One delivery loop per channel until ``stop`` is set."""
+        stop = stop or asyncio.Event()
+        await asyncio.gather(*(self.run_channel(name, stop) for name in self.channels))
+
+
+async def _sleep_or_stop(clock: Clock, seconds: float, stop: asyncio.Event) -> None:
+    sleeper = asyncio.ensure_future(clock.sleep(seconds))
+    stopper = asyncio.ensure_future(stop.wait())
+    try:
+        await asyncio.wait({sleeper, stopper}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        sleeper.cancel()
+        stopper.cancel()

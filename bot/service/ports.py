@@ -1,0 +1,72 @@
+"""What the service needs from the outside world: channels and a clock."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+from typing import Protocol, runtime_checkable
+
+from .api import DeliveryResult, OutboxItem
+
+__all__ = ["Channel", "Clock", "FakeClock", "SystemClock"]
+
+
+@runtime_checkable
+class Channel(Protocol):
+    """A way to deliver outbox items ("telegram", "email")."""
+
+    name: str
+
+    async def deliver(self, item: OutboxItem) -> DeliveryResult: ...
+
+
+class Clock(Protocol):
+    def now(self) -> datetime: ...
+
+    async def sleep(self, seconds: float) -> None: ...
+
+
+class SystemClock:
+    """The real time (aware UTC) and asyncio's sleep."""
+
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(max(0.0, seconds))
+
+
+class FakeClock:
+    """A clock tests move by hand; ``sleep`` returns once the clock has moved far enough."""
+
+    def __init__(self, start: datetime) -> None:
+        if start.tzinfo is None:
+            raise ValueError("FakeClock needs an aware datetime")
+        self._now = start.astimezone(UTC)
+        self._changed = asyncio.Condition()
+        self.sleepers = 0  # how many tasks are waiting in sleep(), for tests to sync on
+
+    def now(self) -> datetime:
+        return self._now
+
+    async def sleep(self, seconds: float) -> None:
+        until = self._now + timedelta(seconds=max(0.0, seconds))
+        async with self._changed:
+            self.sleepers += 1
+            try:
+                await self._changed.wait_for(lambda: self._now >= until)
+            finally:
+                self.sleepers -= 1
+
+    async def advance(self, delta: timedelta | float) -> None:
+        """Move the clock forward and wake the sleepers that are due."""
+        step = delta if isinstance(delta, timedelta) else timedelta(seconds=delta)
+        if step < timedelta(0):
+            raise ValueError("time does not go backwards")
+        async with self._changed:
+            self._now += step
+            self._changed.notify_all()
+        await asyncio.sleep(0)  # let the woken tasks run
+
+    async def set(self, when: datetime) -> None:
+        await self.advance(when.astimezone(UTC) - self._now)

@@ -1,0 +1,331 @@
+"""Rounds: opening one, resolving it exactly once, rolling it back, verifying it.
+
+Resolution is one transaction: lock the game row, check the round is still
+open, run the engine with the round's seed, store the tick positions, the
+events and the orders it used, open the next round with a fresh seed, queue
+the reports, commit.  A second resolver (another process, a redelivered
+timer) waits on the lock and then finds the round resolved.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from engine.events import Event
+from engine.orders import RoundOrders
+from engine.resolve import resolve_round
+from engine.ruleset import Ruleset, load_ruleset
+from engine.state import MatchState
+from storage import repo
+from storage.models import Game, OrderRow, Round
+
+from . import notify
+from .context import ServiceError, Tx, game_code
+from .deadlines import next_deadline
+from .fairness import Verification, commitment, new_seed, result_digest
+from .i18n import format_time, t
+from .reports import Report, RoundMaterial
+
+__all__ = [
+    "Resolution",
+    "collect_orders",
+    "current_round",
+    "deadline_after",
+    "load_state",
+    "material",
+    "open_round",
+    "orders_document",
+    "resolve",
+    "rollback",
+    "ruleset_of",
+    "verify",
+]
+
+UNIT_KEYS = {
+    "player": "players",
+    "dragon": "dragons",
+    "substitution": "substitutions",
+    "penalty": "penalties",
+}
+
+
+@dataclass(frozen=True)
+class Resolution:
+    game_id: int
+    round_number: int
+    ended: bool
+    next_round: int | None
+    digest: str
+
+
+def ruleset_of(game: Game) -> Ruleset:
+    return load_ruleset(game.ruleset)
+
+
+def current_round(tx: Tx, game: Game) -> Round | None:
+    return repo.round_by_id(tx.s, game.current_round_id)
+
+
+def load_state(tx: Tx, rnd: Round, tick: int = 0) -> MatchState:
+    assert rnd.id is not None
+    data = repo.snapshot(tx.s, rnd.id, tick)
+    if data is None:
+        raise ServiceError("no_snapshot", status="refused", round=rnd.number)
+    return MatchState.from_json(data)
+
+
+def deadline_after(game: Game, base: datetime) -> datetime:
+    return next_deadline(base, game.timezone, game.deadlines)
+
+
+def open_round(
+    tx: Tx, game: Game, state: MatchState, *, deadline: datetime, attempt: int = 1
+) -> Round:
+    """A new open round of ``game`` at ``state`` with a fresh seed; it becomes current."""
+    assert game.id is not None
+    seed = new_seed()
+    rnd = Round(
+        game_id=game.id,
+        number=state.round,
+        attempt=attempt,
+        status="open",
+        opened_at=tx.now,
+        deadline=deadline,
+        seed=seed,
+        commitment=commitment(seed),
+    )
+    tx.s.add(rnd)
+    tx.s.flush()
+    assert rnd.id is not None
+    repo.add_snapshot(tx.s, game.id, rnd.id, 0, state.to_json())
+    game.current_round_id = rnd.id
+    tx.s.add(game)
+    return rnd
+
+
+def announce_round_open(tx: Tx, game: Game, rnd: Round) -> None:
+    notify.announce(
+        tx,
+        game,
+        "round_open",
+        kind="round_open",
+        subject_key="subject_round_open",
+        round=rnd.number,
+        deadline=lambda lang: format_time(rnd.deadline, game.timezone, lang),
+        commitment=rnd.commitment,
+    )
+
+
+def orders_document(rows: list[OrderRow]) -> dict[str, Any]:
+    """The engine's JSON form of a set of stored orders."""
+    doc: dict[str, list[Any]] = {key: [] for key in UNIT_KEYS.values()}
+    for row in rows:
+        doc[UNIT_KEYS[row.unit]].append(row.data)
+    return doc
+
+
+def collect_orders(tx: Tx, game_id: int, number: int) -> RoundOrders:
+    return RoundOrders.from_json(orders_document(repo.current_orders(tx.s, game_id, number)))
+
+
+def resolve(
+    tx: Tx, game_id: int, round_id: int | None = None, *, force: bool = False
+) -> Resolution | None:
+    """Resolve the game's open round if it is due (or ``force``); None if there is
+    nothing to do — in particular when another resolver got there first."""
+    game = repo.lock_game(tx.s, game_id)
+    if game is None:
+        return None
+    rnd = current_round(tx, game)
+    if rnd is None or rnd.status != "open" or (round_id is not None and rnd.id != round_id):
+        return None
+    if not force:
+        due = rnd.deadline <= tx.now or rnd.ready == "left,right"
+        if game.status != "running" or not due:
+            return None
+    assert rnd.id is not None
+    ruleset = ruleset_of(game)
+    before = load_state(tx, rnd)
+    orders = collect_orders(tx, game_id, rnd.number)
+    result = resolve_round(before, orders, ruleset, rnd.seed)
+    if tx.after_engine is not None:
+        tx.after_engine(game_id, rnd.number)
+    digest = result_digest(result.state, result.events)
+    for i, state in enumerate(result.tick_states, start=1):
+        repo.add_snapshot(tx.s, game_id, rnd.id, i, state.to_json())
+    repo.add_events(tx.s, game_id, rnd.id, [e.to_json() for e in result.events])
+    rnd.status = "resolved"
+    rnd.resolved_at = tx.now
+    rnd.orders = orders.to_json()
+    rnd.result_digest = digest
+    tx.s.add(rnd)
+    material = RoundMaterial(
+        before=before,
+        after=result.state,
+        tick_states=tuple(result.tick_states),
+        events=tuple(result.events),
+        ruleset=ruleset,
+        descriptions={
+            (o.side, o.number, o.tick): o.description for o in orders.players if o.description
+        },
+    )
+    _queue_results(tx, game, rnd, material)
+    next_number = None
+    if result.state.ended:
+        game.status = "ended"
+        game.ended_at = tx.now
+        game.end_reason = result.state.end_reason
+        tx.s.add(game)
+        _announce_end(tx, game, result.state)
+    else:
+        # Catching up after downtime, the next deadline follows the missed one;
+        # a round resolved early still gives the next one some time.
+        base = rnd.deadline if rnd.deadline <= tx.now else tx.now + tx.settings.min_round_time
+        nxt = open_round(tx, game, result.state, deadline=deadline_after(game, base))
+        announce_round_open(tx, game, nxt)
+        next_number = nxt.number
+    return Resolution(game_id, rnd.number, result.state.ended, next_number, digest)
+
+
+def _queue_results(tx: Tx, game: Game, rnd: Round, material: RoundMaterial) -> None:
+    reports: dict[tuple[str, str], Report] = {}
+    params = {
+        "game": game_code(game),
+        "round": rnd.number,
+        "seed": rnd.seed,
+        "digest": rnd.result_digest,
+    }
+    for dest in notify.game_destinations(tx, game):
+        key = (dest.audience, dest.lang)
+        if key not in reports:
+            reports[key] = tx.reporter.round_report(
+                material, audience=dest.audience, lang=dest.lang
+            )
+        report = reports[key]
+        text = "\n\n".join(
+            [
+                t("results_header", dest.lang, **params),
+                report.text,
+                t("results_footer", dest.lang, **params),
+            ]
+        )
+        view = "gm" if dest.audience == "gm" else "public"
+        notify.queue(
+            tx, dest, "results", text, game=game, subject=t("subject_results", dest.lang, **params),
+            html=report.html, pictures=f"{rnd.id}/{view}/{dest.lang}",
+        )  # fmt: skip
+
+
+def material(tx: Tx, round_id: int) -> RoundMaterial:
+    """What the reports of a resolved round are drawn from, as stored."""
+    rnd = repo.round_by_id(tx.s, round_id)
+    game = repo.get_game(tx.s, rnd.game_id) if rnd is not None else None
+    if rnd is None or game is None or rnd.orders is None:
+        raise ServiceError("verify_no_round", round=round_id)
+    ticks = []
+    for tick in range(1, 100):
+        data = repo.snapshot(tx.s, round_id, tick)
+        if data is None:
+            break
+        ticks.append(MatchState.from_json(data))
+    before = load_state(tx, rnd)
+    orders = RoundOrders.from_json(rnd.orders)
+    return RoundMaterial(
+        before=before,
+        after=ticks[-1] if ticks else before,
+        tick_states=tuple(ticks),
+        events=tuple(events_of(tx, rnd)),
+        ruleset=ruleset_of(game),
+        descriptions=descriptions(orders),
+    )
+
+
+def descriptions(orders: RoundOrders) -> dict[tuple[str, int, int], str]:
+    return {(o.side, o.number, o.tick): o.description for o in orders.players if o.description}
+
+
+def _announce_end(tx: Tx, game: Game, state: MatchState) -> None:
+    left, right = state.teams
+    notify.announce(
+        tx,
+        game,
+        "match_end",
+        kind="match_end",
+        subject_key="subject_match_end",
+        left=left.name,
+        right=right.name,
+        score=f"{left.score}:{right.score}",
+        reason=lambda lang: t(f"end_reason_{state.end_reason or 'game_master'}", lang),
+    )
+
+
+def rollback(tx: Tx, game: Game) -> Round:
+    """Undo the last resolved round: it is kept on record as rolled back, its
+    position is restored, and it is played again with a fresh seed (the old
+    one is public) and the orders that were current for it."""
+    assert game.id is not None
+    rnd = current_round(tx, game)
+    last = rnd if rnd is not None and rnd.status == "resolved" else None
+    if rnd is not None and rnd.status == "open":
+        last = repo.resolved_round(tx.s, game.id, rnd.number - 1)
+    if last is None or rnd is None:
+        raise ServiceError("nothing_to_roll_back")
+    if rnd is not last:
+        rnd.status = "void"
+        tx.s.add(rnd)
+        repo.supersede(tx.s, repo.current_orders(tx.s, game.id, rnd.number), tx.now)
+    last.status = "rolled_back"
+    tx.s.add(last)
+    if game.status == "ended":
+        game.status = "running"
+        game.ended_at = None
+        game.end_reason = None
+    before = load_state(tx, last)
+    deadline = deadline_after(game, tx.now + tx.settings.min_round_time)
+    return open_round(tx, game, before, deadline=deadline, attempt=last.attempt + 1)
+
+
+def verify(tx: Tx, game_id: int, number: int) -> Verification:
+    rnd = repo.resolved_round(tx.s, game_id, number)
+    game = repo.get_game(tx.s, game_id)
+    if rnd is None or game is None or rnd.orders is None or rnd.result_digest is None:
+        raise ServiceError("verify_no_round", round=number)
+    assert rnd.id is not None
+    before = load_state(tx, rnd)
+    orders = RoundOrders.from_json(rnd.orders)
+    result = resolve_round(before, orders, ruleset_of(game), rnd.seed)
+    digest = result_digest(result.state, result.events)
+    state_ok = all(
+        repo.snapshot(tx.s, rnd.id, i) == s.to_json()
+        for i, s in enumerate(result.tick_states, start=1)
+    )
+    return Verification(
+        game_id=game_id,
+        round_number=number,
+        seed=rnd.seed,
+        commitment=rnd.commitment,
+        digest=rnd.result_digest,
+        recomputed_digest=digest,
+        commitment_ok=commitment(rnd.seed) == rnd.commitment,
+        result_ok=digest == rnd.result_digest,
+        state_ok=state_ok,
+    )
+
+
+def events_of(tx: Tx, rnd: Round) -> list[Event]:
+    assert rnd.id is not None
+    return [Event.from_json(e) for e in repo.events_of_round(tx.s, rnd.id)]
+
+
+def orders_by_piece(rows: list[OrderRow]) -> dict[tuple[str, str, int, int], OrderRow]:
+    """Current rows keyed by (side, unit, number, tick): one per piece and tick."""
+    out: dict[tuple[str, str, int, int], OrderRow] = {}
+    grouped: dict[tuple[str, str, int, int], list[OrderRow]] = defaultdict(list)
+    for row in rows:
+        grouped[(row.side, row.unit, row.number, row.tick)].append(row)
+    for key, group in grouped.items():
+        out[key] = max(group, key=lambda r: r.id or 0)
+    return out

@@ -1,0 +1,466 @@
+"""The game service: what every channel calls.  No Telegram or e-mail here.
+
+Each public coroutine runs one database transaction in a worker thread
+(SQLAlchemy sessions are synchronous), so the event loop never blocks on
+the database or the engine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from functools import partial
+from typing import Any, TypeVar
+
+from sqlalchemy import update
+from sqlmodel import col, select
+
+from bot.logging import get_logger
+from storage import repo
+from storage.db import Database
+from storage.models import Game, GmAction, InboundMessage, Member, OutboxRow, Team
+
+from . import gm, inbound, members, notify, rounds
+from .api import Attachment, DeliveryResult, Inbound, MemberInfo, OutboxItem, Reply
+from .context import Actor, ServiceError, Tx
+from .fairness import Verification
+from .gm import Outcome
+from .i18n import lang_or_default, t
+from .ports import Clock, SystemClock
+from .reports import Reporter
+from .settings import ServiceSettings
+
+__all__ = ["GameService"]
+
+log = get_logger(__name__)
+T = TypeVar("T")
+
+
+class GameService:
+    """The transport-free core of the judge.
+
+    ``by`` in the game-master methods names who acts: ``"telegram:<user id>"``,
+    ``"email:<address>"``, or ``"cli"`` (the local operator, always allowed).
+    """
+
+    def __init__(
+        self,
+        db: Database,
+        settings: ServiceSettings | None = None,
+        *,
+        reporter: Reporter,
+        clock: Clock | None = None,
+        after_engine: Callable[[int, int], None] | None = None,
+    ) -> None:
+        self.db = db
+        self.settings = settings or ServiceSettings()
+        self.clock: Clock = clock or SystemClock()
+        self.reporter = reporter
+        self.after_engine = after_engine
+        self.changed = asyncio.Event()  # set when deadlines may have moved (wakes the scheduler)
+
+    # ------------------------------------------------------------ plumbing
+    def _tx_sync(self, fn: Callable[[Tx], T], now: datetime | None) -> tuple[T, list[int]]:
+        with self.db.transaction() as s:
+            tx = Tx(s, self.settings, now or self.clock.now(), self.reporter, self.after_engine)
+            return fn(tx), tx.queued
+
+    async def _tx(self, fn: Callable[[Tx], T], now: datetime | None = None) -> T:
+        result, _ = await asyncio.to_thread(self._tx_sync, fn, now)
+        return result
+
+    def _actor(self, tx: Tx, by: str) -> Actor:
+        channel, _, sender = by.partition(":")
+        if by in ("cli", "system"):
+            return Actor(identity=by, lang=self.settings.lang)
+        msg = Inbound(channel, "", sender, "", b"", tx.now)
+        return inbound.identify(tx, msg)
+
+    def _reply(self, tx: Tx, actor: Actor, outcome: Outcome) -> Reply:
+        return Reply(
+            outcome.status,
+            t(outcome.key, actor.lang, **outcome.params),
+            outcome.game_id,
+            tuple(tx.queued),
+            dict(outcome.data),
+        )
+
+    async def _gm(self, by: str, op: Callable[[Tx, Actor], Outcome]) -> Reply:
+        def run(tx: Tx) -> Reply:
+            actor = self._actor(tx, by)
+            outcome = op(tx, actor)
+            return self._reply(tx, actor, outcome)
+
+        try:
+            reply = await self._tx(run)
+        except ServiceError as err:
+            lang = self.settings.lang
+            return Reply(err.status, t(err.key, lang, **err.params))
+        self.changed.set()
+        return reply
+
+    # ------------------------------------------------------------ messages
+    async def receive(self, msg: Inbound) -> Reply:
+        """Store, identify, carry out and answer one inbound message."""
+        stored = await self._tx(lambda tx: inbound.store(tx.s, msg))
+        if stored is None:
+            return Reply("duplicate", t("duplicate", self.settings.lang))
+
+        def work(tx: Tx) -> Reply:
+            outcome, actor = inbound.process(tx, msg, stored)
+            text, ids = inbound.answer(tx, msg, actor, outcome)
+            row = tx.s.get(InboundMessage, stored)
+            if row is not None:
+                row.status = outcome.status
+                row.game_id = outcome.game_id
+                row.member_id = actor.member.id if actor.member else None
+                tx.s.add(row)
+            return Reply(outcome.status, text, outcome.game_id, tuple(ids), dict(outcome.data))
+
+        try:
+            reply = await self._tx(work)
+        except Exception as exc:  # a bug must not lose the message or silence the sender
+            log.exception("processing an inbound message failed", external_id=msg.external_id)
+            return await self._tx(partial(self._failed, msg=msg, inbound_id=stored, exc=exc))
+        self.changed.set()
+        return reply
+
+    def _failed(self, tx: Tx, msg: Inbound, inbound_id: int, exc: Exception) -> Reply:
+        row = tx.s.get(InboundMessage, inbound_id)
+        error = f"{type(exc).__name__}: {exc}"[:2000]
+        if row is not None:
+            row.status, row.error = "error", error
+            tx.s.add(row)
+        actor = inbound.identify(tx, msg)
+        outcome = Outcome("internal_error", status="refused")
+        text, ids = inbound.answer(tx, msg, actor, outcome)
+        for dest in notify.gm_destinations(tx, None):
+            params = {
+                "external_id": msg.external_id,
+                "channel": msg.channel,
+                "sender": msg.sender,
+                "error": error,
+            }
+            notify.queue(tx, dest, "gm_alert", t("gm_alert_error", dest.lang, **params),
+                         subject=t("subject_gm_alert", dest.lang))  # fmt: skip
+        return Reply("refused", text, None, tuple(ids))
+
+    # ------------------------------------------------------------ members
+    @staticmethod
+    def _info(tx: Tx, member: Member | None) -> MemberInfo | None:
+        if member is None or member.id is None:
+            return None
+        games = tuple(
+            (
+                g.id or 0,
+                ms.role,
+                ms.side,
+                tuple(int(p) for p in ms.players.split(",") if p.isdigit()),
+            )
+            for g, ms in repo.games_of_member(tx.s, member.id)
+        )
+        return MemberInfo(
+            member.id, member.name, member.telegram_user_id, member.email,
+            lang_or_default(member.lang), member.notify, member.passphrase_hash is not None, games,
+        )  # fmt: skip
+
+    async def member_by_email(self, address: str) -> MemberInfo | None:
+        return await self._tx(lambda tx: self._info(tx, repo.member_by_email(tx.s, address)))
+
+    async def member_by_telegram(self, user_id: int) -> MemberInfo | None:
+        return await self._tx(lambda tx: self._info(tx, repo.member_by_telegram(tx.s, user_id)))
+
+    async def check_passphrase(self, email: str, phrase: str) -> bool:
+        """Does ``phrase`` match the pass phrase of the member with this address?"""
+
+        def check(tx: Tx) -> bool:
+            member = repo.member_by_email(tx.s, email)
+            return member is not None and members.verify_passphrase(phrase, member.passphrase_hash)
+
+        return await self._tx(check)
+
+    # ------------------------------------------------------------ game masters
+    async def create_game(self, by: str = "cli", **options: Any) -> Reply:
+        """Options: ruleset, title, timezone, deadlines, lang, players_per_team."""
+        return await self._gm(by, lambda tx, a: gm.create_game(tx, a, **options))
+
+    async def add_team(self, game_id: int, side: str, name: str, *, by: str = "cli") -> Reply:
+        return await self._gm(by, lambda tx, a: gm.add_team(tx, a, game_id, side, name))
+
+    async def add_player(self, game_id: int, side: str, name: str, *, by: str = "cli") -> Reply:
+        return await self._gm(by, lambda tx, a: gm.add_player(tx, a, game_id, side, name))
+
+    async def invite(
+        self, game_id: int, role: str, *, side: str | None = None, players: tuple[int, ...] = (),
+        email: str | None = None, by: str = "cli",
+    ) -> Reply:  # fmt: skip
+        """Returns the invitation code in ``reply.data["code"]``."""
+        return await self._gm(
+            by,
+            lambda tx, a: gm.invite(
+                tx, a, game_id, role=role, side=side, players=players, email=email
+            ),
+        )
+
+    async def set_deadline(
+        self, game_id: int, schedule: str, *, timezone: str | None = None, by: str = "cli"
+    ) -> Reply:
+        return await self._gm(by, lambda tx, a: gm.set_deadline(tx, a, game_id, schedule, timezone))
+
+    async def start(self, game_id: int, *, by: str = "cli") -> Reply:
+        return await self._gm(by, lambda tx, a: gm.start(tx, a, game_id))
+
+    async def pause(self, game_id: int, reason: str = "", *, by: str = "cli") -> Reply:
+        return await self._gm(by, lambda tx, a: gm.pause(tx, a, game_id, reason))
+
+    async def resume(self, game_id: int, *, by: str = "cli") -> Reply:
+        return await self._gm(by, lambda tx, a: gm.resume(tx, a, game_id))
+
+    async def extend(
+        self,
+        game_id: int,
+        *,
+        by_time: timedelta | None = None,
+        until: datetime | None = None,
+        by: str = "cli",
+    ) -> Reply:
+        return await self._gm(by, lambda tx, a: gm.extend(tx, a, game_id, by=by_time, until=until))
+
+    async def resolve_now(self, game_id: int, *, by: str = "cli") -> Reply:
+        return await self._gm(by, lambda tx, a: gm.resolve_now(tx, a, game_id))
+
+    async def rollback(self, game_id: int, *, by: str = "cli") -> Reply:
+        return await self._gm(by, lambda tx, a: gm.rollback(tx, a, game_id))
+
+    async def warn(self, game_id: int, side: str, reason: str = "", *, by: str = "cli") -> Reply:
+        return await self._gm(by, lambda tx, a: gm.warn(tx, a, game_id, side, reason))
+
+    async def penalty(self, game_id: int, side: str, tick: int = 1, *, by: str = "cli") -> Reply:
+        return await self._gm(by, lambda tx, a: gm.penalty(tx, a, game_id, side, tick))
+
+    async def substitute(
+        self, game_id: int, side: str, out_number: int, in_number: int, *, by: str = "cli"
+    ) -> Reply:
+        return await self._gm(
+            by, lambda tx, a: gm.substitute(tx, a, game_id, side, out_number, in_number)
+        )
+
+    async def end(self, game_id: int, reason: str = "", *, by: str = "cli") -> Reply:
+        return await self._gm(by, lambda tx, a: gm.end(tx, a, game_id, reason))
+
+    async def announce(self, game_id: int, text: str, *, by: str = "cli") -> Reply:
+        return await self._gm(by, lambda tx, a: gm.announce(tx, a, game_id, text))
+
+    async def link_team_chat(
+        self, game_id: int, side: str, chat: str, thread: str | None = None, *, by: str = "cli"
+    ) -> Reply:
+        return await self._gm(
+            by, lambda tx, a: gm.link_team_chat(tx, a, game_id, side, chat, thread)
+        )
+
+    async def set_channel(
+        self, game_id: int, chat: str | None, thread: str | None = None, *, by: str = "cli"
+    ) -> Reply:
+        return await self._gm(by, lambda tx, a: gm.set_channel(tx, a, game_id, chat, thread))
+
+    # ------------------------------------------------------------ deadlines
+    async def resolve_due(self, now: datetime | None = None) -> list[rounds.Resolution]:
+        """Resolve every round whose deadline has passed, oldest first, each
+        exactly once; a game that missed several deadlines catches up one round
+        per deadline.  A game whose resolution fails is skipped this pass."""
+        when = now or self.clock.now()
+        done: list[rounds.Resolution] = []
+        failed: set[int] = set()
+        while True:
+            due = [
+                (g, r)
+                for g, r in await self._tx(lambda tx: repo.due_rounds(tx.s, when), when)
+                if g not in failed
+            ]
+            if not due:
+                return done
+            for game_id, round_id in due:
+                try:
+                    result = await self._tx(
+                        partial(rounds.resolve, game_id=game_id, round_id=round_id), when
+                    )
+                except Exception:
+                    log.exception("resolving a round failed", game=game_id, round_id=round_id)
+                    failed.add(game_id)
+                    continue
+                if result is not None:
+                    done.append(result)
+
+    async def send_reminders(self, now: datetime | None = None) -> int:
+        when = now or self.clock.now()
+        lead = self.settings.reminder_before
+        if lead <= timedelta(0):
+            return 0
+        todo = await self._tx(lambda tx: repo.reminder_rounds(tx.s, when + lead), when)
+        sent = 0
+        for game_id, round_id in todo:
+            sent += await self._tx(
+                partial(members.remind, game_id=game_id, round_id=round_id), when
+            )
+        return sent
+
+    async def next_deadline(self) -> datetime | None:
+        return await self._tx(lambda tx: repo.next_deadline(tx.s))
+
+    async def run_due(self, now: datetime) -> datetime | None:
+        """One pass of the scheduler: resolve, remind; returns when to look again."""
+        await self.resolve_due(now)
+        await self.send_reminders(now)
+
+        def upcoming(tx: Tx) -> datetime | None:
+            deadline = repo.next_deadline(tx.s)
+            lead = self.settings.reminder_before
+            remind = (
+                [d - lead for _, d in repo.unreminded_deadlines(tx.s)]
+                if lead > timedelta(0)
+                else []
+            )
+            times = [x for x in [deadline, *remind] if x is not None]
+            return min(times) if times else None
+
+        return await self._tx(upcoming, now)
+
+    async def verify(self, game_id: int, number: int) -> Verification:
+        """Rerun a resolved round from the stored position, orders and seed."""
+        return await self._tx(lambda tx: rounds.verify(tx, game_id, number))
+
+    # ------------------------------------------------------------ outbox
+    async def pending_outbox(self, channel: str, limit: int = 20) -> list[OutboxItem]:
+        """Claim up to ``limit`` due messages of ``channel`` (see repo.claim_outbox)."""
+
+        def claim(tx: Tx) -> list[OutboxItem]:
+            rows = repo.claim_outbox(
+                tx.s, channel, tx.now, limit, tx.now + self.settings.outbox_lease
+            )
+            ids = [r.id for r in rows if r.id is not None]
+            files = repo.outbox_attachments(tx.s, ids)
+            todo = [r for r in rows if r.pictures and r.id not in files]
+            if todo:
+                for row in todo:
+                    self._draw(tx, row)
+                files = repo.outbox_attachments(tx.s, ids)
+            return [_item(r, files.get(r.id or 0, [])) for r in rows]
+
+        return await self._tx(claim)
+
+    def _draw(self, tx: Tx, row: OutboxRow) -> None:
+        """Attach the round's diagrams, drawn once per round, view and language."""
+        assert row.id is not None and row.pictures is not None
+        if repo.copy_pictures(tx.s, row.id, row.pictures):
+            return
+        try:
+            round_id, view, lang = row.pictures.split("/")
+            files = self.reporter.diagrams(
+                rounds.material(tx, int(round_id)), gm_view=view == "gm", lang=lang
+            )
+        except Exception:  # the text still goes out; the pictures are a bonus
+            log.exception("drawing the diagrams failed", outbox_id=row.id, pictures=row.pictures)
+            return
+        repo.add_attachments(tx.s, row.id, files)
+
+    async def mark_sent(self, outbox_id: int) -> bool:
+        """Record a delivery; False if it was already recorded (never twice)."""
+
+        def mark(tx: Tx) -> bool:
+            result = tx.s.execute(
+                update(OutboxRow)
+                .where(col(OutboxRow.id) == outbox_id, col(OutboxRow.state) == "pending")
+                .values(state="sent", sent_at=tx.now)
+            )
+            return bool(getattr(result, "rowcount", 0))
+
+        return await self._tx(mark)
+
+    async def mark_failed(self, outbox_id: int, result: DeliveryResult) -> str:
+        """Schedule a retry, or give up and tell the game masters; returns the new state."""
+        return await self._tx(lambda tx: self._mark_failed(tx, outbox_id, result))
+
+    def _mark_failed(self, tx: Tx, outbox_id: int, result: DeliveryResult) -> str:
+        row = tx.s.exec(
+            select(OutboxRow).where(OutboxRow.id == outbox_id).with_for_update()
+        ).first()
+        if row is None or row.state != "pending":
+            return row.state if row else "missing"
+        row.last_error = result.reason[:2000] or None
+        if result.new_destination:
+            _moved(tx, row, result.new_destination)
+            row.next_try_at = tx.now
+        elif result.permanent or row.attempts >= self.settings.outbox_max_attempts:
+            row.state, row.failed_at = "failed", tx.now
+            if row.kind != "gm_alert":
+                _alert_dead(tx, row)
+        else:
+            delay = result.retry_after
+            if delay is None:
+                s = self.settings
+                delay = min(
+                    s.outbox_backoff_max, s.outbox_backoff_base * 2 ** max(0, row.attempts - 1)
+                )
+            row.next_try_at = tx.now + timedelta(seconds=delay)
+        tx.s.add(row)
+        return row.state
+
+
+def _item(row: OutboxRow, files: list[tuple[str, str, bytes]]) -> OutboxItem:
+    assert row.id is not None
+    return OutboxItem(
+        id=row.id,
+        channel=row.channel,
+        destination=row.destination,
+        kind=row.kind,
+        text=row.text,
+        subject=row.subject,
+        html=row.html,
+        attachments=tuple(Attachment(f, c, d) for f, c, d in files),
+        reply_ref=row.reply_ref,
+        thread_id=row.thread_id,
+        buttons=tuple((str(b[0]), str(b[1])) for b in row.buttons),
+        attempts=row.attempts,
+    )
+
+
+def _moved(tx: Tx, row: OutboxRow, new: str) -> None:
+    """A chat moved (Telegram group → supergroup): follow it everywhere."""
+    old = row.destination
+    tx.s.execute(
+        update(OutboxRow)
+        .where(
+            col(OutboxRow.channel) == row.channel,
+            col(OutboxRow.destination) == old,
+            col(OutboxRow.state) == "pending",
+        )
+        .values(destination=new)
+    )
+    row.destination = new
+    if row.channel == "telegram":
+        tx.s.execute(update(Team).where(col(Team.chat) == old).values(chat=new))
+        tx.s.execute(update(Game).where(col(Game.channel_chat) == old).values(channel_chat=new))
+
+
+def _alert_dead(tx: Tx, row: OutboxRow) -> None:
+    """Tell the game masters a destination keeps failing (once a day per destination)."""
+    since = tx.now - timedelta(days=1)
+    key = {"channel": row.channel, "destination": row.destination}
+    recent = tx.s.exec(
+        select(GmAction).where(
+            GmAction.action == "delivery_failed", col(GmAction.created_at) >= since
+        )
+    ).all()
+    if any(a.args == key for a in recent):
+        return
+    repo.log_action(tx.s, row.game_id, "system", "delivery_failed", key, tx.now)
+    game = repo.get_game(tx.s, row.game_id) if row.game_id is not None else None
+    for dest in notify.gm_destinations(tx, game):
+        if dest.key == (row.channel, row.destination):
+            continue
+        params = {**key, "reason": row.last_error or "-", "attempts": row.attempts}
+        notify.queue(
+            tx, dest, "gm_alert", t("gm_alert_dead", dest.lang, **params), game=game,
+            subject=t("subject_gm_alert", dest.lang),
+        )  # fmt: skip

@@ -1,0 +1,48 @@
+"""The service's own settings, taken from the configuration (or built by tests)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from bot.config import Config
+
+__all__ = ["ServiceSettings"]
+
+
+@dataclass(frozen=True)
+class ServiceSettings:
+    timezone: str = "Europe/Moscow"
+    deadline: str = "21:00"  # daily schedule of new games, "HH:MM[,HH:MM]"
+    ruleset: str = "classic"
+    lang: str = "ru"  # reports of new games; replies to people the judge does not know
+    gm_telegram_ids: frozenset[int] = field(default_factory=frozenset)
+    gm_emails: frozenset[str] = field(default_factory=frozenset)
+    channel_chat: str | None = None  # default public channel of new games
+    channel_thread: str | None = None
+    reminder_before: timedelta = timedelta(hours=3)
+    # A round resolved early (both teams ready, GM "resolve now") gives the next
+    # one at least this long before its deadline.
+    min_round_time: timedelta = timedelta(hours=1)
+    invitation_ttl: timedelta = timedelta(days=14)
+    outbox_max_attempts: int = 8
+    outbox_lease: timedelta = timedelta(minutes=5)
+    outbox_backoff_base: float = 30.0  # seconds, doubled per attempt
+    outbox_backoff_max: float = 3600.0
+
+    @classmethod
+    def from_config(cls, config: Config) -> ServiceSettings:
+        g = config.game
+        chat = config.telegram.channel_chat_id
+        thread = config.telegram.channel_thread_id
+        return cls(
+            timezone=g.timezone,
+            deadline=g.default_deadline.strftime("%H:%M"),
+            ruleset=g.default_ruleset,
+            lang=g.report_language,
+            gm_telegram_ids=frozenset(config.game_masters.telegram_ids),
+            gm_emails=frozenset(config.game_masters.emails),
+            channel_chat=str(chat) if chat not in (None, "") else None,
+            channel_thread=str(thread) if thread is not None else None,
+            reminder_before=timedelta(minutes=g.reminder_minutes),
+        )
