@@ -122,8 +122,13 @@ _INVISIBLE: Final = re.compile(
 )
 
 
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+
+
 def clean_text(text: str) -> str:
-    """Composed Unicode without invisible marks; line ends become ``\\n``."""
+    """Composed Unicode without invisible marks; line ends become ``\\n``;
+    lone surrogates (undecodable bytes) become U+FFFD so replies can be sent."""
+    text = _SURROGATE.sub("\ufffd", text)
     if not unicodedata.is_normalized("NFC", text):
         text = unicodedata.normalize("NFC", text)
     text = _INVISIBLE.sub("", text)

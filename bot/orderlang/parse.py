@@ -10,8 +10,8 @@ and that only for an internal failure: bad input is reported, not raised.
 from __future__ import annotations
 
 import difflib
-from dataclasses import replace
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any, Final
 
 from engine.geometry import Side

@@ -51,17 +51,38 @@ __all__ = [
 MAX_DIGITS: Final = 6  # longer numbers are no cell, height, tick or round
 
 
-@dataclass(frozen=True, slots=True)
-class Word:
-    """A token: its type (a keyword type, WORD or INT), normalised value and span."""
+class Word(Token):
+    """A token: its type (a keyword type, WORD, INT…), normalised value and span.
 
-    kind: str
-    value: str
+    A lark token itself, so the parser takes the tokens as they are made.
+    """
+
+    __slots__ = ()
+
+    @classmethod
+    def make(cls, kind: str, value: str, start: int, end: int) -> Word:
+        # the classmethod behind Token(): skips its keyword checks, a third of the cost
+        word: Word = cls._future_new(kind, value, start, None, None, None, None, end)  # type: ignore[no-untyped-call]
+        return word
+
+    @property
+    def kind(self) -> str:
+        return self.type
+
+    @property
+    def start(self) -> int:
+        return self.start_pos or 0
+
+    @property
+    def end(self) -> int:
+        return self.end_pos or 0
+
+
+@dataclass(frozen=True, slots=True)
+class _Height:
+    value: int
     start: int
     end: int
-
-    def __str__(self) -> str:  # lark's Token calls it; the dataclass repr is slow
-        return self.value
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,6 +234,7 @@ class Line:
 
 _TOKEN: Final = re.compile(
     r"(?P<INT>\d+)(?:-?(?:ый|ой|ий|й|st|nd|rd|th)(?![^\W\d_]))?"
+    r"|(?P<HEIGHT>[вbvh](?P<digit>\d)(?!\d))"  # "в2", "h2" glued: one token, not two
     r"|(?P<WORD>[^\W\d_]+(?:['’\-‐][^\W\d_]+)*)"
     r"|(?P<ARROW>[-–—=]+>|[→⟶⇒➡➔⇨]|>)"
     r"|(?P<DASH>[-–—−‐])"
@@ -231,10 +253,13 @@ def tokenize(text: str) -> list[Word]:
         if kind == "INT":
             digits = m.group("INT")
             kind = "INT" if len(digits) <= MAX_DIGITS else "BADNUM"
-            out.append(Word(kind, digits, m.start(), m.end()))
+            out.append(Word.make(kind, digits, m.start(), m.end()))
+            continue
+        if kind == "HEIGHT":
+            out.append(Word.make(kind, m.group("digit"), m.start(), m.end()))
             continue
         if kind != "WORD":
-            out.append(Word(kind, m.group(), m.start(), m.end()))
+            out.append(Word.make(kind, m.group(), m.start(), m.end()))
             continue
         word = norm_word(m.group())
         word_kind = keyword_type(word)
@@ -248,10 +273,10 @@ def tokenize(text: str) -> list[Word]:
                 pos = m.start()
                 for part, part_kind in zip(parts, kinds, strict=True):
                     assert part_kind is not None
-                    out.append(Word(part_kind, part, pos, pos + len(part)))
+                    out.append(Word.make(part_kind, part, pos, pos + len(part)))
                     pos += len(part) + 1
                 continue
-        out.append(Word(word_kind or "WORD", word, m.start(), m.end()))
+        out.append(Word.make(word_kind or "WORD", word, m.start(), m.end()))
     return out
 
 
@@ -265,15 +290,14 @@ class _TokenLexer(Lexer):
 
     def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
         words: Sequence[Word] = lexer_state.text  # type: ignore[assignment]
-        for w in words:
-            yield Token(w.kind, w, start_pos=w.start, end_pos=w.end)
+        yield from words
 
 
 # -- tree → nodes ---------------------------------------------------------------
 
 
 def _words(items: Sequence[Any]) -> list[Word]:
-    return [t.value for t in items if isinstance(t, Token)]
+    return [t for t in items if isinstance(t, Word)]
 
 
 def _ref(items: Sequence[Any]) -> Ref:
@@ -332,25 +356,27 @@ class _ToNodes(Transformer[Token, Any]):
     def subject(self, items: list[Any]) -> Ref:
         return _ref(items)
 
-    def height(self, items: list[Any]) -> Word:
-        return _number(items)
+    def height(self, items: list[Any]) -> _Height:
+        ws = _words(items)
+        n = ws[0] if ws[0].kind == "HEIGHT" else _number(items)
+        return _Height(int(n.value), ws[0].start, n.end)
 
     def flight(self, items: list[Any]) -> Flight:
         ws = _words(items)
         cell = _number(items)
-        h = items[-1] if items and isinstance(items[-1], Word) else None
+        h = items[-1] if items and isinstance(items[-1], _Height) else None
         end = h.end if h else cell.end
-        return Flight(int(cell.value), int(h.value) if h else None, ws[0].start, end)
+        return Flight(int(cell.value), h.value if h else None, ws[0].start, end)
 
     def target(self, items: list[Any]) -> Flight:
         return self.flight(items)
 
     def pass_word(self, items: list[Any]) -> Word:
-        w: Word = items[0].value
+        w: Word = items[0]
         return w
 
     def pass_(self, items: list[Any]) -> PassAct:
-        head: Word = items[0].value
+        head: Word = items[0]
         words = tuple(i for i in items[1:] if isinstance(i, Word))
         target = next(i for i in items if isinstance(i, Flight))
         end = max([target.end] + [w.end for w in words])
@@ -474,11 +500,10 @@ def parse_line(number: int, text: str) -> Line:
 
 def _issue(exc: UnexpectedToken, text: str, order_text: str) -> SyntaxIssue:
     expected = tuple(sorted(t for t in exc.expected if not t.startswith("$")))
-    tok = exc.token
-    if tok.type == "$END" or not isinstance(tok.value, Word):
+    w = exc.token
+    if not isinstance(w, Word):  # lark's "$END"
         end = len(order_text.rstrip())
         return SyntaxIssue("syntax_end", end, end, (("expected", expected),))
-    w: Word = tok.value
     return SyntaxIssue(
         "syntax_token",
         w.start,
