@@ -13,8 +13,9 @@ from engine.events import Event
 from engine.ruleset import Ruleset
 from engine.state import MatchState
 
-from .diagram import png_bytes, render_position
+from .diagram import paletted, png_bytes, render_position
 from .layout import LAYOUT, Layout
+from .panel import tick_title
 
 __all__ = ["FRAME_MS", "RoundPictures", "render_round"]
 
@@ -46,7 +47,7 @@ def render_round(
     if not states:
         raise ValueError("render_round needs at least the state before the round")
     before = states[0]
-    frames = [render_position(before, ruleset, gm_view=gm_view, lang=lang, layout=layout)]
+    frames = [paletted(render_position(before, ruleset, gm_view=gm_view, lang=lang, layout=layout))]
     ticks: list[bytes] = []
     for previous, state in itertools.pairwise(states):
         # A state's round/tick names the tick just resolved, except after a
@@ -54,7 +55,7 @@ def render_round(
         tick = state.tick if state.tick > 0 else ruleset.ticks_per_round
         rnd = state.round if state.tick > 0 else state.round - 1
         tick_events = [e for e in events if e.round == rnd and e.tick == tick]
-        title = _title(rnd, tick, lang)
+        title = tick_title(rnd, tick, lang)
         image = render_position(
             state,
             ruleset,
@@ -65,33 +66,26 @@ def render_round(
             title=title,
             layout=layout,
         )
-        frames.append(image)
-        ticks.append(png_bytes(image))
+        frames.append(paletted(image))
+        ticks.append(png_bytes(frames[-1]))
     return RoundPictures(tuple(ticks), gif_bytes(frames))
 
 
 def gif_bytes(frames: Sequence[Image.Image]) -> bytes:
     """An endlessly looping GIF; each frame gets its own 256-colour palette."""
-    paletted = [
-        f.convert("RGB").quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-        for f in frames
-    ]
+    images = [paletted(f) for f in frames]
     durations = [FRAME_MS["start"]] + [FRAME_MS["tick"]] * (len(frames) - 1)
     if len(frames) > 1:
         durations[-1] = FRAME_MS["last"]
     out = io.BytesIO()
-    paletted[0].save(
+    images[0].save(
         out,
         format="GIF",
         save_all=True,
-        append_images=paletted[1:],
+        append_images=images[1:],
         duration=durations,
         loop=0,
         optimize=False,
         disposal=1,
     )
     return out.getvalue()
-
-
-def _title(round_: int, tick: int, lang: str) -> str:
-    return f"Раунд {round_}, такт {tick}" if lang == "ru" else f"Round {round_}, tick {tick}"

@@ -45,7 +45,7 @@ from .style import (
 )
 from .values import as_int, as_list, as_side, is_cell
 
-__all__ = ["MAX_BYTES", "png_bytes", "render_position"]
+__all__ = ["MAX_BYTES", "paletted", "png_bytes", "render_position"]
 
 MAX_BYTES = 1_000_000
 WHITE = (255, 255, 255)
@@ -119,16 +119,23 @@ def render_position(
     return image
 
 
-def png_bytes(image: Image.Image) -> bytes:
-    """An optimised PNG: a 256-colour palette (the pictures are flat colour),
-    or full colour if the palette would somehow not be smaller."""
-    paletted = image.convert("RGB").quantize(
+def paletted(image: Image.Image) -> Image.Image:
+    """The picture in 256 colours: the pictures are flat colour, so nothing
+    visible is lost and PNG and GIF both get small and fast to write."""
+    if image.mode == "P":
+        return image
+    return image.convert("RGB").quantize(
         256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
     )
+
+
+def png_bytes(image: Image.Image) -> bytes:
+    """An optimised PNG: a 256-colour palette, or full colour if the palette
+    would somehow not keep it under :data:`MAX_BYTES` and full colour does better."""
     out = io.BytesIO()
-    paletted.save(out, format="PNG", optimize=False, compress_level=6)
+    paletted(image).save(out, format="PNG", optimize=False, compress_level=6)
     data = out.getvalue()
-    if len(data) > MAX_BYTES:
+    if len(data) > MAX_BYTES and image.mode != "P":
         full = io.BytesIO()
         image.save(full, format="PNG", optimize=True)
         if len(full.getvalue()) < len(data):

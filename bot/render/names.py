@@ -22,6 +22,7 @@ __all__ = [
     "check_lang",
     "direction_name",
     "dragon_name",
+    "effect_short",
     "effect_text",
     "fire_name",
     "player_label",
@@ -80,6 +81,23 @@ _EFFECT: Final[dict[str, dict[str, str]]] = {
     },
 }
 
+_EFFECT_SHORT: Final[dict[str, dict[str, str]]] = {
+    "ru": {
+        "daze": "одурь",
+        "sneeze": "чих",
+        "extinguish": "пламя погашено",
+        "pepper": "перец",
+        "paralyse": "паралич",
+    },
+    "en": {
+        "daze": "dazed",
+        "sneeze": "sneezing",
+        "extinguish": "fire put out",
+        "pepper": "pepper",
+        "paralyse": "paralysed",
+    },
+}
+
 _FIRE: Final[dict[str, dict[str, str]]] = {
     "ru": {"short": "короткое пламя", "volley": "огненный залп"},
     "en": {"short": "a short flame", "volley": "a fire volley"},
@@ -132,6 +150,11 @@ def direction_name(direction: Direction | str | None, lang: str) -> str:
 
 def effect_text(effect: str, lang: str) -> str:
     return _EFFECT[lang].get(effect, effect)
+
+
+def effect_short(effect: str, lang: str) -> str:
+    """A ball's effect in a word or two, for the picture's panel."""
+    return _EFFECT_SHORT[lang].get(effect, effect)
 
 
 def fire_name(fire: str, lang: str) -> str:

@@ -9,10 +9,10 @@ from engine.geometry import SIDES, Side
 from engine.state import MatchState
 
 from .layout import Layout
-from .names import ball_name, side_letter
+from .names import ball_name, effect_short, side_letter
 from .style import DRAGON_COLOURS, INK, MUTED, RGB, TEAM_COLOURS, Font, font
 
-__all__ = ["draw_header", "draw_panel", "panel_lines"]
+__all__ = ["draw_header", "draw_panel", "panel_lines", "tick_title"]
 
 _WORDS: dict[str, dict[str, str]] = {
     "ru": {
@@ -26,9 +26,6 @@ _WORDS: dict[str, dict[str, str]] = {
         "closed": "закрыта",
         "fire": "  огонь: коротких {short}, залпов {volleys}",
         "no_fire": "  огня больше нет",
-        "daze": "одурь",
-        "sneeze": "чих",
-        "paralysed": "паралич",
         "pending": "со следующего такта: {effects}",
         "off": "Мячи вне игры",
         "swallowed_ball": "{ball} — проглочен, дракон «{team}»",
@@ -53,9 +50,6 @@ _WORDS: dict[str, dict[str, str]] = {
         "closed": "closed",
         "fire": "  fire: {short} short, {volleys} volleys",
         "no_fire": "  no fire any more",
-        "daze": "dazed",
-        "sneeze": "sneezing",
-        "paralysed": "paralysed",
         "pending": "from the next tick: {effects}",
         "off": "Balls out of play",
         "swallowed_ball": "{ball}: swallowed by the {team} dragon",
@@ -74,6 +68,11 @@ _WORDS: dict[str, dict[str, str]] = {
 Line = tuple[str, RGB, bool]  # text, colour, bold
 
 
+def tick_title(round_: int, tick: int, lang: str) -> str:
+    """«Раунд 3, такт 2»: the title of the picture of a tick."""
+    return _WORDS[lang]["round"].format(round=round_, tick=tick)
+
+
 def draw_header(
     draw: ImageDraw.ImageDraw, layout: Layout, state: MatchState, lang: str, title: str | None
 ) -> None:
@@ -84,7 +83,7 @@ def draw_header(
         elif state.tick == 0:
             title = w["before"].format(round=state.round)
         else:
-            title = w["round"].format(round=state.round, tick=state.tick)
+            title = tick_title(state.round, state.tick, lang)
     mid = layout.header / 2
     draw.text(
         (layout.margin, mid), title, font=font(layout.scaled(24), bold=True), fill=INK, anchor="lm"
@@ -111,9 +110,9 @@ def panel_lines(state: MatchState, lang: str, gm_view: bool) -> tuple[list[Line]
         first.append((w["dragon"].format(team=state.team(side).name), DRAGON_COLOURS[side], True))
         mouth = w["open"] if d.mouth_open else w["closed"]
         first.append((w["dragon_state"].format(height=d.height, mouth=mouth), INK, False))
-        status = [w[e] for e in ("daze", "sneeze") if d.effect == e]
+        status = [effect_short(e, lang) for e in ("daze", "sneeze") if d.effect == e]
         if d.paralysed:
-            status.append(w["paralysed"])
+            status.append(effect_short("paralyse", lang))
         fire = (
             w["no_fire"]
             if d.extinguished
@@ -121,9 +120,8 @@ def panel_lines(state: MatchState, lang: str, gm_view: bool) -> tuple[list[Line]
         )
         first.append(("; ".join([fire, *status]), INK, False))
         if d.pending_effects:
-            first.append(
-                ("  " + w["pending"].format(effects=", ".join(d.pending_effects)), MUTED, False)
-            )
+            effects = ", ".join(effect_short(e, lang) for e in d.pending_effects)
+            first.append(("  " + w["pending"].format(effects=effects), MUTED, False))
     off: list[Line] = []
     for ball in state.balls:
         name = ball_name(ball.name, lang).capitalize()
