@@ -7,7 +7,7 @@ from typing import Final
 from .lexicon import BALL_NAMES, FILLERS, KEYWORDS
 from .messages import BALL_LABELS, lang_of
 
-__all__ = ["HELP_EN", "HELP_RU", "help_text", "vocabulary_markdown"]
+__all__ = ["HELP_EN", "HELP_RU", "help_text", "render_vocabulary", "vocabulary_markdown"]
 
 HELP_RU: Final = """\
 Приказы на раунд — по строке на игрока и такт:
@@ -100,3 +100,19 @@ def vocabulary_markdown() -> str:
         rows.append(f"| {ru} / {en} | {', '.join(s + '…' for s in stems)} |")
     rows += ["", f"Пропускаются / skipped: {', '.join(sorted(FILLERS))}."]
     return "\n".join(rows)
+
+
+_BEGIN: Final = "<!-- vocabulary:begin -->"
+_END: Final = "<!-- vocabulary:end -->"
+
+
+def render_vocabulary(document: str) -> str:
+    """``document`` (docs/orders.md) with its vocabulary section regenerated.
+
+    Regenerate the file with::
+
+        python -c "import pathlib, bot.orderlang.help as h; p = pathlib.Path('docs/orders.md'); p.write_text(h.render_vocabulary(p.read_text()))"
+    """
+    head, _, rest = document.partition(_BEGIN)
+    _, _, tail = rest.partition(_END)
+    return f"{head}{_BEGIN}\n{vocabulary_markdown()}\n{_END}{tail}"

@@ -1,0 +1,210 @@
+"""The parts of the order language one by one: words, names, messages,
+errors, the merge rule, the sheet, and legality with orders on file."""
+
+from __future__ import annotations
+
+import pytest
+from orderlang_states import RULESET, midgame, opening, twins
+
+from bot.orderlang import (
+    Clear,
+    OrderError,
+    apply_clears,
+    apply_result,
+    format_errors,
+    format_sheet,
+    parse_message,
+)
+from bot.orderlang.lexicon import ball_of, clean_text, norm_word, skeleton
+from bot.orderlang.messages import ENGINE_CODE_ALIASES, MESSAGES, describe_expected, message
+from bot.orderlang.names import find_player
+from engine.orders import DragonOrder, PlayerOrder, RoundOrders, Substitution
+from engine.problems import Code
+
+
+# -- words ------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "raw,norm",
+    [("ИВАНОВ", "иванов"), ("Семёнов", "семенов"), ("Пeтрoв", "петров"), ("Ivаnov", "ivanov")],
+)
+def test_norm_word_case_yo_and_lookalikes(raw: str, norm: str) -> None:
+    assert norm_word(raw) == norm
+
+
+@pytest.mark.parametrize(
+    "a,b",
+    [
+        ("кузнецов", "kuznetsov"),
+        ("кузнецов", "kuznecov"),
+        ("воробьев", "vorobyov"),
+        ("федоров", "fyodorov"),
+        ("михайлов", "mikhaylov"),
+        ("щупс-курощупс", "shchups-kuroshchups"),
+        ("цап-царапс", "tsap-tsaraps"),
+    ],
+)
+def test_skeleton_makes_transliterations_equal(a: str, b: str) -> None:
+    assert skeleton(a) == skeleton(b)
+
+
+@pytest.mark.parametrize(
+    "word,ball",
+    [
+        ("красный", "red"), ("красного", "red"), ("крас", "red"), ("перцовый", "red"),
+        ("krasnyi", "red"), ("red", "red"), ("черный", "black"), ("одурительный", "black"),
+        ("chernyi", "black"), ("зеленым", "green"), ("чихательный", "green"),
+        ("голубой", "blue"), ("синий", "blue"), ("желтый", "yellow"), ("yellow", "yellow"),
+        ("zheltyi", "yellow"), ("обездвиживающий", "yellow"),
+    ],
+)  # fmt: skip
+def test_ball_names(word: str, ball: str) -> None:
+    assert ball_of(norm_word(word)) == ball
+
+
+@pytest.mark.parametrize("word", ["розовый", "кр", "мяч", "гуллис-дуллис", "иванов"])
+def test_not_ball_names(word: str) -> None:
+    assert ball_of(norm_word(word)) is None
+
+
+def test_clean_text_drops_invisible_marks_and_unifies_line_ends() -> None:
+    assert clean_text("Ива\u0301нов\u200b\r\nт2\rx\ufe0f") == "Иванов\nт2\nx"
+
+
+# -- names ---------------------------------------------------------------------------------
+def test_find_player_exact_inflected_prefix_and_near() -> None:
+    pool = midgame().team_players("left")
+    assert find_player(["смирнова"], pool).player == midgame().player("left", 4)
+    assert find_player(["kuzn"], pool).player == midgame().player("left", 5)
+    near = find_player(["кузнецв"], pool)
+    assert near.player is None and [p.number for p in near.suggestions] == [5]
+    assert find_player(["ив"], pool).player is None  # two letters: too short to guess
+
+
+def test_find_player_never_guesses_between_two() -> None:
+    pool = twins().team_players("left")
+    m = find_player(["иванов"], pool)
+    assert m.player is None and {p.number for p in m.candidates} == {1, 2}
+    assert find_player(["петр", "иванов"], pool).player == twins().player("left", 2)
+
+
+# -- messages and errors ------------------------------------------------------------------
+def test_every_engine_code_has_a_message_in_both_languages() -> None:
+    for code in Code:
+        key = ENGINE_CODE_ALIASES.get(code.value, code.value)
+        assert key in MESSAGES, code
+        ru, en = MESSAGES[key]
+        assert ru != en and ru and en
+
+
+def test_messages_fill_in_params_and_survive_missing_ones() -> None:
+    assert message("too_far", "ru", from_cell=1, cell=5, distance=3, max=1).startswith(
+        "Слишком далеко: с клетки 1 на 5"
+    )
+    assert message("too_far", "en", cell=5) == (
+        "Too far: from cell ? to 5 is ? cells, a tick allows ?."
+    )
+    assert message("no_such_code") == "no_such_code"
+    assert describe_expected(["INT"], "en") == "a number"
+    assert describe_expected([], "ru") == "конец строки"
+
+
+def test_render_puts_the_caret_under_the_span_even_after_wide_characters() -> None:
+    e = OrderError("syntax", 4, "🐉 Иванов: 89", 10, 12, "msg", "x")
+    first, caret, text = e.render().splitlines()
+    assert first == "4: 🐉 Иванов: 89"
+    # the dragon takes two columns on a terminal or in a monospace chat font
+    assert caret == " " * (len("4: ") + 2 + 9) + "^^"
+    assert text == "msg"
+    assert OrderError("too_large", 0, "", 0, 0, "big", "too_large").render() == "big"
+
+
+def test_format_errors_counts_them_in_the_readers_language() -> None:
+    result = parse_message(
+        "Кузнецв: 169 в2\nX", state=midgame(), ruleset=RULESET, side="left", lang="en"
+    )
+    text = format_errors(result.errors, "en")
+    assert text.startswith("Errors (2):\n\n1: Кузнецв: 169 в2\n")
+    assert "Did you mean “Кузнецов”?" in text
+    assert format_errors((), "ru") == ""
+
+
+# -- merge rule ----------------------------------------------------------------------------
+def _po(number: int, tick: int, cell: int = 1) -> PlayerOrder:
+    return PlayerOrder("left", number, tick, cell, 2)
+
+
+def test_apply_result_clears_first_then_later_orders_replace_earlier() -> None:
+    on_file = RoundOrders(
+        players=(_po(1, 1), _po(1, 2), _po(2, 1)),
+        dragons=(DragonOrder("left", 1), DragonOrder("left", 2)),
+        substitutions=(Substitution("left", 6, 8),),
+    )
+    state = midgame()
+    result = parse_message(
+        "Петров т1: 91 в2\nИванов т2: отмена\nт1 Дракон: отмена",
+        state=state,
+        ruleset=RULESET,
+        side="left",
+        check_legality=False,
+    )
+    merged = apply_result(on_file, result).sorted()
+    assert merged.players == (_po(1, 1), PlayerOrder("left", 2, 1, 91, 2))
+    assert merged.dragons == (DragonOrder("left", 2),)
+    assert merged.substitutions == on_file.substitutions
+    everything = apply_clears(on_file, (Clear("left", "all"),))
+    assert everything == RoundOrders()
+    other_team = apply_clears(on_file, (Clear("right", "all"),))
+    assert other_team == on_file
+
+
+def test_legality_measures_from_the_order_on_file() -> None:
+    """Tick 2 is checked from where the stored tick-1 order takes him."""
+    state = midgame()
+    on_file = RoundOrders(players=(PlayerOrder("left", 1, 1, 89, 2),))
+    near = parse_message(
+        "т2 Иванов: 90 в2", state=state, ruleset=RULESET, side="left", on_file=on_file
+    )
+    assert near.ok and near.orders.players == (PlayerOrder("left", 1, 2, 90, 2),)
+    alone = parse_message("т2 Иванов: 90 в2", state=state, ruleset=RULESET, side="left")
+    assert [e.code for e in alone.errors] == ["too_far"] and alone.orders.players == ()
+
+
+def test_problems_of_orders_on_file_are_not_blamed_on_the_message() -> None:
+    state = midgame()
+    on_file = RoundOrders(players=(PlayerOrder("left", 2, 1, 150, 2),))  # far: illegal
+    result = parse_message(
+        "Иванов: 89 в2", state=state, ruleset=RULESET, side="left", on_file=on_file
+    )
+    assert result.ok and result.line_of == {PlayerOrder("left", 1, 1, 89, 2): 1}
+
+
+def test_an_illegal_line_drops_only_its_own_order() -> None:
+    result = parse_message(
+        "Иванов: 89 в2\nПетров: 150 в2\nПопов: 86 в2", state=midgame(), ruleset=RULESET, side="left"
+    )
+    assert [(e.line, e.kind, e.code) for e in result.errors] == [(2, "illegal", "too_far")]
+    assert sorted(result.line_of.values()) == [1, 3]
+    assert result.errors[0].text[result.errors[0].start : result.errors[0].end] == "150 в2"
+
+
+# -- the acknowledgement --------------------------------------------------------------------
+def test_sheet_lists_who_has_no_order_yet() -> None:
+    state = midgame()
+    orders = RoundOrders(
+        players=tuple(
+            PlayerOrder("left", p.number, t, p.cell or 1, 2)
+            for p in state.team_players("left")
+            if p.status == "active"
+            for t in (1, 2, 3)
+            if p.number != 2 or t == 1
+        ),
+        dragons=(DragonOrder("left", 1), DragonOrder("left", 2), DragonOrder("left", 3)),
+    )
+    sheet = format_sheet(orders, state=state, ruleset=RULESET, side="left")
+    assert sheet.startswith("Раунд 2\nКоманда Саламандры\nТакт 1\nИванов: 88 в2\n")
+    assert sheet.endswith("Ещё нет приказа:\nтакт 2: Петров\nтакт 3: Петров, Сидоров (вылет)")
+    empty = format_sheet(RoundOrders(), state=opening(), ruleset=RULESET, side="right", lang="en")
+    assert empty.startswith("No orders.\n\nNo order yet:\ntick 1: Соколов, Михайлов")
+    assert empty.endswith(
+        "tick 3: Соколов, Михайлов, Новиков, Фёдоров, Морозов, Волков, Алексеев, dragon (will stay)"
+    )
