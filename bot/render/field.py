@@ -42,7 +42,7 @@ _LEGEND: dict[str, tuple[str, ...]] = {
         "игрок: номер; размер и цифра — высота 1, 2, 3",
         "мячи: чёрный, зелёный, голубой, красный, жёлтый",
         "мяч: цифра — высота; у игрока — в руках",
-        "дракон: голова, стрелка — куда смотрит",
+        "дракон: голова смотрит по стрелке, цифра — высота",
         "пасть открыта: клетки, откуда глотает",
         "огонь дракона в этом такте",
         "клетки возвращения из больничного крыла",
@@ -56,7 +56,7 @@ _LEGEND: dict[str, tuple[str, ...]] = {
         "player: shirt number; size and figure: height 1, 2, 3",
         "balls: black, green, blue, red, yellow",
         "ball: figure is its height; by a player: in hand",
-        "dragon: head, the arrow shows where it faces",
+        "dragon: the head points where it faces; figure: height",
         "open mouth: cells it swallows from",
         "dragon fire this tick",
         "re-entry cells after the hospital wing",
@@ -174,15 +174,23 @@ def _legend(image: Image.Image, layout: Layout, lang: str) -> None:
         balls=("red",),
         scale=0.7 * s,
     )
-    # 4: a dragon's head
-    arrow(
-        draw,
-        (left, y(4)),
-        (left + 60 * s, y(4)),
-        DRAGON_COLOURS["left"],
-        width=max(3, round(9 * s)),
-        head=16 * s,
+    # 4, 9, 10: a dragon's head, a player's flight, a pass
+    arrows = (
+        (4, DRAGON_COLOURS["left"], 9, 16, None, False),
+        (9, TEAM_COLOURS["left"], 4, 12, (255, 255, 255), False),
+        (10, BALL_COLOURS["green"], 4, 12, INK, True),
     )
+    for index, colour, width, head, outline, dashed in arrows:
+        arrow(
+            draw,
+            (left, y(index)),
+            (left + 60 * s, y(index)),
+            colour,
+            width=max(2, round(width * s)),
+            head=head * s,
+            outline=outline,
+            dashed=dashed,
+        )
     # 5-8: cell samples
     samples = (
         (5, None),
@@ -192,26 +200,7 @@ def _legend(image: Image.Image, layout: Layout, lang: str) -> None:
     )
     for index, kind in samples:
         _sample_cell(image, draw, (left + 30 * s, y(index)), 11 * s, kind, layout)
-    # 9-11: arrows and the fallen mark
-    arrow(
-        draw,
-        (left, y(9)),
-        (left + 60 * s, y(9)),
-        TEAM_COLOURS["left"],
-        width=max(2, round(4 * s)),
-        head=12 * s,
-        outline=(255, 255, 255),
-    )
-    arrow(
-        draw,
-        (left, y(10)),
-        (left + 60 * s, y(10)),
-        BALL_COLOURS["green"],
-        width=max(2, round(4 * s)),
-        head=12 * s,
-        outline=INK,
-        dashed=True,
-    )
+    # 11: the fallen mark
     cross(draw, (left + 30 * s, y(11)), 8 * s, TEAM_COLOURS["right"])
 
 

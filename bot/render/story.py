@@ -73,6 +73,11 @@ class TickStory:
     def where(self, code: Any) -> str:
         return WHERE[self.lang].get(str(code), "")
 
+    def because(self, code: Any) -> str:
+        """«: reason» for a known code, nothing for an unknown one."""
+        reason = self.where(code)
+        return f": {reason}" if reason else ""
+
     def name(self, side: Any, number: Any) -> str:
         if side not in SIDES:
             return str(number)
@@ -130,23 +135,15 @@ class TickStory:
         d = e.data
         self.add(
             self.t(
-                "substitution",
+                str(e.kind),  # substitution or substitution_refused
                 team=self.team(d.get("side")),
                 incoming=self.name(d.get("side"), d.get("in")),
                 outgoing=self.name(d.get("side"), d.get("out")),
+                reason=self.because(d.get("reason")),
             )
         )
 
-    def on_substitution_refused(self, i: int, e: Event) -> None:
-        d = e.data
-        self.add(
-            self.t(
-                "substitution_refused",
-                team=self.team(d.get("side")),
-                incoming=self.name(d.get("side"), d.get("in")),
-                outgoing=self.name(d.get("side"), d.get("out")),
-            )
-        )
+    on_substitution_refused = on_substitution
 
     def on_penalty_throw_in(self, i: int, e: Event) -> None:
         d = e.data
@@ -217,14 +214,18 @@ class TickStory:
     def on_player_launch(self, i: int, e: Event) -> None:
         d = e.data
         actor = (str(d.get("side")), as_int(d.get("number")))
-        self.add(
-            self.t("launch", name=self.name(*actor), cell=d.get("cell"), height=d.get("height")),
-            actor,
-        )
+        text = self.t("launch", name=self.name(*actor), cell=d.get("cell"), height=d.get("height"))
+        if d.get("ordered") is False:
+            text += self.t("launch_auto")
+        self.add(text, actor)
 
     def on_no_order(self, i: int, e: Event) -> None:
         actor = (str(e.data.get("side")), as_int(e.data.get("number")))
-        self.add(self.t("no_order", name=self.name(*actor)), actor)
+        reason = self.where(e.data.get("reason"))
+        if reason:  # an order that could not be flown, not a missing one
+            self.add(self.t("bad_order", name=self.name(*actor), reason=reason), actor)
+        else:
+            self.add(self.t("no_order", name=self.name(*actor)), actor)
 
     def on_ball_dropped(self, i: int, e: Event) -> None:
         d = e.data
@@ -293,7 +294,13 @@ class TickStory:
         )
 
     def on_fire_refused(self, i: int, e: Event) -> None:
-        self.add(self.t("fire_refused", Dragon=self.dragon(e.data.get("side"), True)))
+        self.add(
+            self.t(
+                "fire_refused",
+                Dragon=self.dragon(e.data.get("side"), True),
+                reason=self.because(e.data.get("reason")),
+            )
+        )
 
     def on_random_fire_roll(self, i: int, e: Event) -> None:
         outcome = self.t("random_fire_yes") if e.ok else self.t("random_fire_no")
@@ -715,13 +722,12 @@ class TickStory:
         if d.get("reason") in ("fell", "swallowed"):
             return  # the fall or the swallowing is already told
         action = PHRASES[self.lang].get(f"action_{d.get('action')}", str(d.get("action")))
-        reason = self.where(d.get("reason"))
         self.add(
             self.t(
                 "action_lost",
                 name=self.name(*actor),
                 action=action,
-                reason=f": {reason}" if reason else "",
+                reason=self.because(d.get("reason")),
             ),
             actor,
         )
@@ -743,13 +749,12 @@ class TickStory:
         if not d.get("ball"):
             return
         actor = (str(d.get("side")), as_int(d.get("number")))
-        reason = self.where(d.get("reason"))
         self.add(
             self.t(
                 "catch_nothing",
                 name=self.name(*actor),
                 ball=self.ball(d.get("ball")),
-                reason=f": {reason}" if reason else "",
+                reason=self.because(d.get("reason")),
             ),
             actor,
         )
@@ -764,12 +769,7 @@ class TickStory:
 
 # Why a ball changed course: the dome, a dragon's open mouth it steers clear
 # of (§5), or a closed head it hit (§7).
-_BOUNCE = {
-    "dome": "ball_bounce",
-    "dragon": "ball_avoids",
-    "head": "ball_bounce_head",
-    "closed_head": "ball_bounce_head",
-}
+_BOUNCE = {"dome": "ball_bounce", "dragon": "ball_avoids", "closed_mouth": "ball_bounce_head"}
 
 
 def _other(side: str) -> Side:

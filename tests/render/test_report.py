@@ -193,7 +193,7 @@ def test_goal_with_points_magic_and_score(opening: MatchState, ruleset: Ruleset)
             2,
             2,
             Kind.BALL_SWALLOW_ROLL,
-            {"ball": "blue", "dragon": "right", "cell": 110, "height": 1, "where": "other_height"},
+            {"ball": "blue", "dragon": "right", "cell": 110, "height": 1, "where": "head_other_height"},
             p=0.75,
             roll=0.5,
             ok=True,
@@ -216,8 +216,8 @@ def test_goal_with_points_magic_and_score(opening: MatchState, ruleset: Ruleset)
     text = round_report(events, before=opening, after=opening, ruleset=ruleset)
     assert "— Такт 2 —" in text
     assert (
-        "Дракон команды «Виверны» может проглотить голубой мяч (на той же клетке, другая "
-        "высота) — 75%, проглочен."
+        "Дракон команды «Виверны» может проглотить голубой мяч (на голове, на другой "
+        "высоте) — 75%, проглочен."
     ) in text
     assert (
         "⚽ ГОЛ! Дракон команды «Виверны» проглатывает голубой мяч: +3 очка команде "
@@ -400,3 +400,79 @@ def test_percentages_read_naturally() -> None:
     assert percent(0.22) == "22%"
     assert percent(0.1667) == "16.7%"
     assert percent(1.0) == "100%"
+
+
+def test_reasons_are_told_in_words(opening: MatchState, ruleset: Ruleset) -> None:
+    events = _tick(
+        Event(1, 1, 1, Kind.NO_ORDER, {"side": "left", "number": 1, "reason": "none"}),
+        Event(1, 1, 1, Kind.NO_ORDER, {"side": "left", "number": 2, "reason": "too_far"}),
+        Event(1, 1, 1, Kind.FIRE_REFUSED, {"side": "right", "fire": "short", "reason": "budget"}),
+        Event(
+            1,
+            1,
+            1,
+            Kind.DRAGON_MOVE,
+            {
+                "side": "right",
+                "move": "stay",
+                "height_step": 0,
+                "head": 110,
+                "facing": "W",
+                "height": 2,
+                "cells": [110, 111, 112],
+                "ordered": False,
+                "refused": None,
+            },
+        ),
+        Event(1, 1, 1, Kind.DRAGON_MOUTH, {"side": "right", "open": True, "reason": "stay"}),
+        Event(
+            1,
+            1,
+            3,
+            Kind.DRAGON_KNOCK_ROLL,
+            {"dragon": "right", "side": "left", "number": 3, "part": "body"},
+            p=0.5,
+            roll=0.1,
+            ok=True,
+        ),
+        Event(
+            1,
+            1,
+            3,
+            Kind.FALL,
+            {
+                "side": "left",
+                "number": 3,
+                "cell": 111,
+                "height": 1,
+                "cause": "dragon_body",
+                "return_round": 2,
+            },
+        ),
+        Event(
+            1,
+            1,
+            6,
+            Kind.CATCH_NOTHING,
+            {"side": "left", "number": 4, "ball": "red", "reason": "out_of_reach"},
+        ),
+        Event(
+            1,
+            1,
+            6,
+            Kind.CATCH_NOTHING,
+            {"side": "left", "number": 5, "ball": None, "reason": "none_in_reach"},
+        ),
+    )
+    text = round_report(events, before=opening, after=opening, ruleset=ruleset)
+    assert "Иванов без приказа на этот такт: остаётся на месте и роняет мячи." in text
+    assert "Петров: приказ на этот такт невыполним (слишком далеко)" in text
+    assert "Дракон команды «Виверны»: огонь не состоялся: запас огня исчерпан." in text
+    assert (
+        "остаётся на месте: голова на клетке 110, смотрит на З, высота 2; пасть открыта (пропуск хода)."
+        in text
+    )
+    assert "Сидоров на клетке дракона (тело; дракон команды «Виверны») — 50%, сбит." in text
+    assert "(удар о тело дракона)" in text
+    assert "Смирнов не может поймать красный мяч: не дотянуться." in text
+    assert "Кузнецов" not in text  # a catch with no ball named and none in reach is not news
