@@ -306,7 +306,7 @@ def _cells(draw: ImageDraw.ImageDraw, layout: Layout, state: MatchState, gm_view
         scale, slots = _slots(len(things))
         cx, cy = layout.content_centre(cell)
         r = layout.radius
-        s = scale * r / 42.1
+        s = scale * layout.scale
         for (kind, thing), (ox, oy) in zip(things, slots, strict=True):
             at = (cx + ox * r, cy + oy * r)
             if kind == "player":

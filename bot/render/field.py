@@ -136,7 +136,7 @@ def _background(
 def _legend(image: Image.Image, layout: Layout, lang: str) -> None:
     draw = ImageDraw.Draw(image)
     texts = _LEGEND[lang]
-    s = layout.radius / 42.1
+    s = layout.scale
     left = LEGEND_LEFT * s
     top = layout.panel_top + 8 * s
     row = 25 * s

@@ -20,6 +20,7 @@ __all__ = ["LAYOUT", "Layout", "Point"]
 Point = tuple[float, float]
 
 _SQRT3 = math.sqrt(3.0)
+LAYOUT_RADIUS = (1280 - 40) / 17.0 / _SQRT3  # the standard picture's hex radius
 
 
 @dataclass(frozen=True)
@@ -27,7 +28,9 @@ class Layout:
     """Pixel geometry of a field picture ``width`` pixels wide.
 
     ``radius`` is the hexagon's centre-to-corner distance; the field spans
-    17 hex widths, so the width fixes everything else.
+    17 hex widths, so the width fixes everything else.  ``header`` and
+    ``panel`` (the text bands above and below the field) are given for the
+    standard 1280-px picture and grow with the width.
     """
 
     width: int = 1280
@@ -39,6 +42,8 @@ class Layout:
     def __post_init__(self) -> None:
         hex_width = (self.width - 2 * self.margin) / 17.0
         object.__setattr__(self, "radius", hex_width / _SQRT3)
+        object.__setattr__(self, "header", round(self.header * self.scale))
+        object.__setattr__(self, "panel", round(self.panel * self.scale))
 
     @property
     def hex_width(self) -> float:
@@ -105,10 +110,14 @@ class Layout:
         cx, cy = self.centre(cell)
         return (cx, cy + self.radius * 0.14)
 
+    @property
+    def scale(self) -> float:
+        """This picture's size against the standard 1280-px one."""
+        return self.radius / LAYOUT_RADIUS
+
     def scaled(self, value: float) -> int:
         """A size given for the standard 1280-px picture, scaled to this one."""
-        return max(1, round(value * self.radius / LAYOUT_RADIUS))
+        return max(1, round(value * self.scale))
 
 
-LAYOUT_RADIUS = (1280 - 40) / 17.0 / _SQRT3
 LAYOUT = Layout()

@@ -166,7 +166,7 @@ def draw_panel(
     draw: ImageDraw.ImageDraw, layout: Layout, state: MatchState, lang: str, gm_view: bool
 ) -> None:
     first, second = panel_lines(state, lang, gm_view)
-    s = layout.radius / 42.1
+    s = layout.scale
     width = 380 * s
     for column, lines in enumerate((first, second)):
         _column(draw, layout, lines, layout.margin + column * (width + 10 * s), width, lang)

@@ -76,7 +76,7 @@ def test_free_black_ball_is_drawn_black_inside_a_white_ring(
     image = render_position(state, ruleset)
     cx, cy = LAYOUT.content_centre(57)
     # Off the centre, where the height figure is written.
-    r = 9.5 * LAYOUT.radius / 42.1
+    r = 9.5 * LAYOUT.scale
     assert close(pixel(image, (cx - r * 0.7, cy)), BALL_COLOURS["black"], 30)
     # Walking left out of the ball: black, then the white ring, then the outline.
     row = [pixel(image, (cx - r * 0.7 - k, cy)) for k in range(12)]
@@ -333,3 +333,14 @@ def test_without_dejavu_the_picture_falls_back_to_pillow_s_font(
     finally:
         style.font.cache_clear()
         field._background.cache_clear()
+
+
+def test_a_larger_layout_draws_the_same_picture_bigger(
+    opening: MatchState, ruleset: Ruleset
+) -> None:
+    from bot.render import Layout
+
+    big = Layout(width=1600)
+    image = render_position(place(opening, "left", 1, 57, 2), ruleset, layout=big)
+    assert image.size == big.size
+    assert count_in_cell(image, 57, TEAM_COLOURS["left"], layout=big) > 450
