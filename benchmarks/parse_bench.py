@@ -51,11 +51,13 @@ def _state():  # type: ignore[no-untyped-def]
 
 
 def _rate(fn: Callable[[], object], seconds: float) -> tuple[float, float]:
-    """Calls a second (median of 5 runs) and the best single call in ms."""
+    """Calls per second of this process's CPU time (median of 5 runs: the
+    machine is shared, so wall time would count other people's work) and the
+    best single call in ms of wall time."""
     rates, best = [], float("inf")
     for _ in range(5):
-        n, start = 0, time.perf_counter()
-        while (now := time.perf_counter()) - start < seconds / 5:
+        n, start = 0, time.process_time()
+        while (now := time.process_time()) - start < seconds / 5:
             t = time.perf_counter()
             fn()
             best = min(best, time.perf_counter() - t)
@@ -93,7 +95,7 @@ def main() -> None:
     }
     for name, fn in cases.items():
         rate, best = _rate(fn, args.seconds)
-        print(f"{name:40s} {rate:10.0f} messages/s   best {best:8.3f} ms")
+        print(f"{name:40s} {rate:8.0f} messages per CPU second   best call {best:7.3f} ms")
 
 
 if __name__ == "__main__":

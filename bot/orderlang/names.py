@@ -19,9 +19,10 @@ from engine.state import PlayerState
 
 from .lexicon import norm_word, skeleton
 
-__all__ = ["NameMatch", "display_name", "find_player", "player_keys"]
+__all__ = ["NameMatch", "Roster", "display_name", "find_player", "player_keys"]
 
 _ENDINGS = ("ому", "ым", "ом", "ой", "им", "ем", "ого", "а", "у", "е", "ы")
+_ENDING_KEYS = tuple(dict.fromkeys(skeleton(e) for e in _ENDINGS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,33 +54,43 @@ def _unique(players: Sequence[PlayerState]) -> tuple[PlayerState, ...]:
     return tuple(seen.values())
 
 
+class Roster:
+    """A pool of players indexed by their name keys, for repeated look-ups."""
+
+    def __init__(self, pool: Sequence[PlayerState]) -> None:
+        self.by_key: dict[str, list[PlayerState]] = {}
+        for p in _unique(pool):
+            for k in player_keys(p):
+                self.by_key.setdefault(k, []).append(p)
+
+    def find(self, words: Sequence[str]) -> NameMatch:
+        """Who ``words`` (normalised) name: exact, inflected, prefix, or near misses."""
+        key = skeleton("".join(words))
+        if not key:
+            return NameMatch()
+        exact = _unique(self.by_key.get(key, ()))
+        if not exact:
+            stems = [key[: -len(e)] for e in _ENDING_KEYS if key.endswith(e) and len(key) > len(e)]
+            exact = _unique([p for stem in stems for p in self.by_key.get(stem, ())])
+        if len(exact) == 1:
+            return NameMatch(player=exact[0])
+        if exact:
+            return NameMatch(candidates=exact)
+        if len(key) >= 3:
+            prefixed = _unique(
+                [p for k, ps in self.by_key.items() if k.startswith(key) for p in ps]
+            )
+            if len(prefixed) == 1:
+                return NameMatch(player=prefixed[0])
+            if prefixed:
+                return NameMatch(candidates=prefixed)
+        close = difflib.get_close_matches(key, list(self.by_key), n=3, cutoff=0.7)
+        return NameMatch(suggestions=_unique([p for k in close for p in self.by_key[k]]))
+
+
 def find_player(words: Sequence[str], pool: Sequence[PlayerState]) -> NameMatch:
-    """Who ``words`` (normalised) name among ``pool``."""
-    key = skeleton("".join(words))
-    if not key:
-        return NameMatch()
-    keyed = [(p, player_keys(p)) for p in pool]
-    exact = _unique([p for p, keys in keyed if key in keys])
-    if not exact:
-        stems = {key[: -len(skeleton(e))] for e in _ENDINGS if key.endswith(skeleton(e))}
-        stems.discard("")
-        exact = _unique([p for p, keys in keyed if stems & set(keys)])
-    if len(exact) == 1:
-        return NameMatch(player=exact[0])
-    if exact:
-        return NameMatch(candidates=exact)
-    if len(key) >= 3:
-        prefixed = _unique([p for p, keys in keyed if any(k.startswith(key) for k in keys)])
-        if len(prefixed) == 1:
-            return NameMatch(player=prefixed[0])
-        if prefixed:
-            return NameMatch(candidates=prefixed)
-    by_key: dict[str, list[PlayerState]] = {}
-    for p, keys in keyed:
-        for k in keys:
-            by_key.setdefault(k, []).append(p)
-    close = difflib.get_close_matches(key, list(by_key), n=3, cutoff=0.7)
-    return NameMatch(suggestions=_unique([p for k in close for p in by_key[k]]))
+    """Who ``words`` (normalised) name among ``pool`` (see :class:`Roster`)."""
+    return Roster(pool).find(words)
 
 
 def display_name(player: PlayerState, pool: Sequence[PlayerState]) -> str:

@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import Any, Final
 
 from engine.geometry import Side
+from engine.legality import check_orders
 from engine.orders import DragonOrder, Penalty, PlayerOrder, RoundOrders, Substitution
 from engine.problems import Problem
 from engine.ruleset import Ruleset
@@ -192,8 +193,6 @@ def _legality(
     """The engine's check on the sheet with this message merged in; orders it
     refuses are dropped (and the check repeated: a dropped tick-1 flight moves
     the start of tick 2)."""
-    from engine.legality import check_orders  # imported late: the engine's newest module
-
     errors: list[OrderError] = []
     seen: set[tuple[int, str]] = set()
     ticks_of_line: dict[int, set[int]] = {}

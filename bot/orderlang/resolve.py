@@ -33,7 +33,7 @@ from engine.state import MatchState, PlayerState, other_side
 from .errors import ErrorKind, OrderError
 from .lexicon import ball_of, norm_word, skeleton
 from .messages import BALL_LABELS, lang_of, message
-from .names import display_name, find_player
+from .names import Roster, display_name
 from .result import Clear, Order
 from .syntax import (
     CatchAct,
@@ -107,6 +107,7 @@ class Resolver:
         self._last: list[tuple[Side, int, int]] = []
         self._line: Line | None = None
         self._texts: dict[int, str] = {}
+        self._rosters: dict[tuple[Side, ...], Roster] = {}
         self._spells: dict[str, tuple[str, str, str]] = {}
         for pair in ruleset.spells:
             for text in (pair.spell, pair.spell_ru):
@@ -309,8 +310,7 @@ class Resolver:
                 )
             player = found[0]
         else:
-            pool = [p for p in self.state.players if p.side in sides]
-            player = self._by_name(ref, pool)
+            player = self._by_name(ref, sides)
         if (
             self.side is not None
             and self.controllable is not None
@@ -321,14 +321,23 @@ class Resolver:
             )
         return player
 
+    def _roster(self, sides: tuple[Side, ...]) -> Roster:
+        roster = self._rosters.get(sides)
+        if roster is None:
+            pool = [p for p in self.state.players if p.side in sides]
+            roster = self._rosters[sides] = Roster(pool)
+        return roster
+
     def _by_name(
-        self, ref: Ref, pool: Sequence[PlayerState], *, steal_from: Side | None = None
+        self, ref: Ref, sides: tuple[Side, ...], *, steal_from: Side | None = None
     ) -> PlayerState:
-        span = (ref.start, ref.end)
-        got = self._got(span)
-        m = find_player(ref.words, pool)
+        """The player ``ref``'s words name among the teams ``sides``, or an error."""
+        m = self._roster(sides).find(ref.words)
         if m.player is not None:
             return m.player
+        span = (ref.start, ref.end)
+        got = self._got(span)
+        pool = [p for p in self.state.players if p.side in sides]
         if m.candidates:
             names = ", ".join(f"{p.name} ({p.number})" for p in m.candidates)
             raise self.error(
@@ -340,23 +349,20 @@ class Resolver:
                 candidates=names,
             )
         if self.side is not None and steal_from is None:
-            theirs = find_player(ref.words, self.state.team_players(other_side(self.side)))
+            theirs = self._roster((other_side(self.side),)).find(ref.words)
             if theirs.player is not None:
                 raise self.error("forbidden", "forbidden_player", span, name=theirs.player.name)
         if steal_from is not None:
-            ours = find_player(ref.words, self.state.team_players(other_side(steal_from)))
+            ours = self._roster((other_side(steal_from),)).find(ref.words)
             if ours.player is not None:
                 raise self.error("illegal", "steal_teammate", span, target=ours.player.name)
-        team = (
-            self.state.team(pool[0].side).name if pool and len({p.side for p in pool}) == 1 else "?"
-        )
         raise self.error(
             "unknown_name",
             "unknown_player",
             span,
             (display_name(p, pool) for p in m.suggestions),
             got=got,
-            team=team,
+            team=self.state.team(sides[0]).name if len(sides) == 1 else "?",
         )
 
     # -- player orders -------------------------------------------------------------------
@@ -430,7 +436,7 @@ class Resolver:
                             team=self.state.team(theirs).name,
                         )
                     return Steal(target.number)
-                victim = self._by_name(target, self.state.team_players(theirs), steal_from=theirs)
+                victim = self._by_name(target, (theirs,), steal_from=theirs)
                 return Steal(victim.number)
 
     def _words(self, words: Sequence[Word]) -> list[tuple[str, str, str, Span]]:
@@ -577,11 +583,10 @@ class Resolver:
 
     def _subst_line(self, node: SubstLine) -> None:
         out = self._player(node.out)
-        team = [p for p in self.state.players if p.side == out.side]
         into = (
             self.state.find_player(out.side, node.into.number)
             if node.into.number is not None
-            else self._by_name(node.into, team)
+            else self._by_name(node.into, (out.side,))
         )
         if into is None:
             raise self.error(

@@ -208,3 +208,11 @@ def test_sheet_lists_who_has_no_order_yet() -> None:
     assert empty.endswith(
         "tick 3: Соколов, Михайлов, Новиков, Фёдоров, Морозов, Волков, Алексеев, dragon (will stay)"
     )
+
+
+@pytest.mark.parametrize("line", ["Такт 2", "т 3", "Tick 1", "Раунд 5", "ROUND 12", "t9"])
+def test_header_shortcut_gives_what_the_grammar_gives(line: str) -> None:
+    from bot.orderlang.syntax import _header, _parser, parse_line, tokenize
+
+    tokens = tokenize(line)
+    assert _header(tokens) == _parser().parse(tokens) == parse_line(1, line).node
