@@ -47,6 +47,7 @@ __all__ = [
     "get_game",
     "inbound_by_external",
     "invitation_by_code",
+    "last_attempt",
     "lock_game",
     "log_action",
     "member_by_email",
@@ -165,6 +166,12 @@ def resolved_round(s: Session, game_id: int, number: int) -> Round | None:
         Round.game_id == game_id, Round.number == number, Round.status == "resolved"
     )
     return s.exec(stmt).first()
+
+
+def last_attempt(s: Session, game_id: int, number: int) -> int:
+    """The highest attempt of round ``number`` so far (0: never opened)."""
+    stmt = select(func.max(Round.attempt)).where(Round.game_id == game_id, Round.number == number)
+    return s.exec(stmt).first() or 0
 
 
 def due_rounds(s: Session, now: datetime) -> list[tuple[int, int]]:

@@ -81,16 +81,15 @@ def deadline_after(game: Game, base: datetime) -> datetime:
     return next_deadline(base, game.timezone, game.deadlines)
 
 
-def open_round(
-    tx: Tx, game: Game, state: MatchState, *, deadline: datetime, attempt: int = 1
-) -> Round:
-    """A new open round of ``game`` at ``state`` with a fresh seed; it becomes current."""
+def open_round(tx: Tx, game: Game, state: MatchState, *, deadline: datetime) -> Round:
+    """A new open round of ``game`` at ``state`` with a fresh seed; it becomes current.
+    A number played before (rolled back, or voided by a rollback) gets the next attempt."""
     assert game.id is not None
     seed = new_seed()
     rnd = Round(
         game_id=game.id,
         number=state.round,
-        attempt=attempt,
+        attempt=repo.last_attempt(tx.s, game.id, state.round) + 1,
         status="open",
         opened_at=tx.now,
         deadline=deadline,
@@ -285,7 +284,7 @@ def rollback(tx: Tx, game: Game) -> Round:
         game.end_reason = None
     before = load_state(tx, last)
     deadline = deadline_after(game, tx.now + tx.settings.min_round_time)
-    return open_round(tx, game, before, deadline=deadline, attempt=last.attempt + 1)
+    return open_round(tx, game, before, deadline=deadline)
 
 
 def verify(tx: Tx, game_id: int, number: int) -> Verification:
