@@ -13,7 +13,7 @@ from engine.events import Event
 from engine.ruleset import Ruleset
 from engine.state import MatchState
 
-from .diagram import paletted, png_bytes, render_position
+from .diagram import paletted, png_bytes, render_position, shared_palette
 from .layout import LAYOUT, Layout
 from .panel import tick_title
 
@@ -47,33 +47,34 @@ def render_round(
     if not states:
         raise ValueError("render_round needs at least the state before the round")
     before = states[0]
-    frames = [paletted(render_position(before, ruleset, gm_view=gm_view, lang=lang, layout=layout))]
-    ticks: list[bytes] = []
+    frames = [render_position(before, ruleset, gm_view=gm_view, lang=lang, layout=layout)]
     for previous, state in itertools.pairwise(states):
         # A state's round/tick names the tick just resolved, except after a
         # round's last tick, when the engine has moved on to (round + 1, 0).
         tick = state.tick if state.tick > 0 else ruleset.ticks_per_round
         rnd = state.round if state.tick > 0 else state.round - 1
         tick_events = [e for e in events if e.round == rnd and e.tick == tick]
-        title = tick_title(rnd, tick, lang)
-        image = render_position(
-            state,
-            ruleset,
-            tick_events=tick_events,
-            previous=previous,
-            gm_view=gm_view,
-            lang=lang,
-            title=title,
-            layout=layout,
+        frames.append(
+            render_position(
+                state,
+                ruleset,
+                tick_events=tick_events,
+                previous=previous,
+                gm_view=gm_view,
+                lang=lang,
+                title=tick_title(rnd, tick, lang),
+                layout=layout,
+            )
         )
-        frames.append(paletted(image))
-        ticks.append(png_bytes(frames[-1]))
-    return RoundPictures(tuple(ticks), gif_bytes(frames))
+    palette = shared_palette(frames)
+    images = [paletted(f, palette) for f in frames]
+    return RoundPictures(tuple(png_bytes(f) for f in images[1:]), gif_bytes(images))
 
 
 def gif_bytes(frames: Sequence[Image.Image]) -> bytes:
-    """An endlessly looping GIF; each frame gets its own 256-colour palette."""
-    images = [paletted(f) for f in frames]
+    """An endlessly looping GIF of the frames (one palette for all of them,
+    so the GIF stores only what changed from frame to frame)."""
+    images = [paletted(f, None if f.mode == "P" else shared_palette(frames)) for f in frames]
     durations = [FRAME_MS["start"]] + [FRAME_MS["tick"]] * (len(frames) - 1)
     if len(frames) > 1:
         durations[-1] = FRAME_MS["last"]

@@ -344,3 +344,13 @@ def test_a_larger_layout_draws_the_same_picture_bigger(
     image = render_position(place(opening, "left", 1, 57, 2), ruleset, layout=big)
     assert image.size == big.size
     assert count_in_cell(image, 57, TEAM_COLOURS["left"], layout=big) > 450
+
+
+def test_the_sent_png_keeps_the_colours(opening: MatchState, ruleset: Ruleset) -> None:
+    state = place(opening, "left", 1, 57, 2)
+    sent = Image.open(io.BytesIO(png_bytes(render_position(state, ruleset)))).convert("RGB")
+    cx, cy = LAYOUT.content_centre(57)
+    assert close(pixel(sent, (cx - LAYOUT.radius * 0.25, cy)), TEAM_COLOURS["left"], 8)
+    assert count_in_cell(sent, 57, TEAM_COLOURS["left"], tolerance=8) > 300
+    for name in BALL_COLOURS:  # the five balls at the centre
+        assert count_in_cell(sent, 106, BALL_COLOURS[name], tolerance=8) > 40, name
