@@ -18,6 +18,7 @@ from engine.state import MatchState, PlayerState, other_side
 from .errors import OrderError
 from .messages import BALL_LABELS, lang_of
 from .names import display_name
+from .resolve import team_of
 from .syntax import tokenize
 
 __all__ = ["format_errors", "format_orders", "format_sheet"]
@@ -155,10 +156,13 @@ def _team_name(state: MatchState, side: Side) -> str:
     """The team's name if a team line reads it back, else its side."""
     name = state.team(side).name
     words = tokenize(name)
-    if words and all(w.kind == "WORD" for w in words) and len(words) == len(name.split()):
-        other = state.team(other_side(side)).name
-        if name.lower() != other.lower() and not other.lower().startswith(name.lower()):
-            return name
+    if (
+        words
+        and all(w.kind == "WORD" for w in words)
+        and len(words) == len(name.split())
+        and team_of([w.value for w in words], state) == side
+    ):
+        return name
     return side
 
 

@@ -54,7 +54,7 @@ from .syntax import (
     Word,
 )
 
-__all__ = ["Resolver", "Span"]
+__all__ = ["Resolver", "Span", "team_of"]
 
 Span = tuple[int, int]
 _MOVES: dict[str, DragonMove] = {
@@ -67,6 +67,21 @@ _SIDE_WORDS: dict[str, Side] = {
     **dict.fromkeys(("left", "l", "левые", "левая", "левых", "лев", "левая"), "left"),
     **dict.fromkeys(("right", "r", "правые", "правая", "правых", "прав"), "right"),
 }
+
+
+def team_of(words: Sequence[str], state: MatchState) -> Side | None:
+    """The team normalised ``words`` name: its name (or a unique 3+ letter
+    start of it), else a side word ("левые", "right")."""
+    key = skeleton("".join(words))
+    names = {t.side: skeleton(norm_word(t.name).replace(" ", "")) for t in state.teams}
+    found = {side for side, name in names.items() if name == key}
+    if not found and len(key) >= 3:
+        found = {side for side, name in names.items() if name.startswith(key)}
+    if len(found) == 1:
+        return found.pop()
+    if not found and len(words) == 1:
+        return _SIDE_WORDS.get(words[0])
+    return None
 
 
 class _Skip(Exception):
@@ -214,7 +229,7 @@ class Resolver:
     def _team_header(self, node: TeamHeader) -> None:
         # A master's lines below a bad team line have no team; a team's stay its own.
         self.team_bad = self.side is None
-        side = self._team_of(node.words)
+        side = team_of([w.value for w in node.words], self.state)
         if side is None:
             raise self.error(
                 "unknown_name",
@@ -232,22 +247,6 @@ class Resolver:
             )
         self.team = side
         self.team_bad = False
-
-    def _team_of(self, words: Sequence[Word]) -> Side | None:
-        values = [w.value for w in words]
-        if len(values) == 1 and values[0] in _SIDE_WORDS:
-            return _SIDE_WORDS[values[0]]
-        key = skeleton("".join(values))
-        found = {
-            t.side for t in self.state.teams if skeleton(norm_word(t.name).replace(" ", "")) == key
-        }
-        if not found and len(key) >= 3:
-            found = {
-                t.side
-                for t in self.state.teams
-                if skeleton(norm_word(t.name).replace(" ", "")).startswith(key)
-            }
-        return found.pop() if len(found) == 1 else None
 
     # -- ticks ---------------------------------------------------------------------------
     def _expand(self, specs: tuple[Ticks, ...]) -> tuple[int, ...]:
@@ -271,6 +270,9 @@ class Resolver:
                     "illegal", "tick_range", (s.start, s.end), tick=bad, ticks=last_tick
                 )
             out.extend(range(s.first, s.last + 1))
+        if not out:  # "все такты" when every tick of the round is played
+            s = specs[0]
+            raise self.error("illegal", "tick_past", (s.start, s.end), tick=last_tick)
         return tuple(dict.fromkeys(out))
 
     def _ticks(
@@ -621,6 +623,8 @@ class Resolver:
         if not node.ticks and self.header is None:
             raise self.error("syntax", "clear_what", span)
         self._need_team(span)
+        if self.team is None:  # a master clears one team at a time
+            raise self.error("syntax", "no_team", span, example=self.state.teams[0].name)
         explicit_all = any(t.first is None for t in node.ticks)
         ticks = None if explicit_all else self._ticks(node.ticks, span, default_all=True)
         sides: tuple[Side, ...] = (self.team,) if self.team else ("left", "right")

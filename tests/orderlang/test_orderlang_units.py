@@ -216,3 +216,34 @@ def test_header_shortcut_gives_what_the_grammar_gives(line: str) -> None:
 
     tokens = tokenize(line)
     assert _header(tokens) == _parser().parse(tokens) == parse_line(1, line).node
+
+
+def test_game_master_clears_one_team_at_a_time() -> None:
+    def clears(text: str) -> tuple[list[str], list[Clear]]:
+        r = parse_message(text, state=midgame(), ruleset=RULESET, side=None)
+        return [e.code for e in r.errors], list(r.clears)
+
+    assert clears("отменить всё") == (["no_team"], [])
+    assert clears("Команда Виверны\nотменить всё") == ([], [Clear("right", "all")])
+
+
+def test_all_ticks_after_the_last_tick_is_an_error_not_silence() -> None:
+    from dataclasses import replace
+
+    state = replace(midgame(), tick=3)
+    r = parse_message("Дракон все такты: стоять", state=state, ruleset=RULESET, side="left")
+    assert [(e.kind, e.code) for e in r.errors] == [("illegal", "tick_past")]
+
+
+def test_team_named_like_a_side_word_is_printed_so_that_it_reads_back() -> None:
+    from dataclasses import replace
+
+    from bot.orderlang import format_orders
+
+    state = midgame()
+    state = state.with_team(replace(state.team("left"), name="Правые"))
+    orders = RoundOrders(players=(PlayerOrder("left", 1, 1, 89, 2),))
+    text = format_orders(orders, state=state, ruleset=RULESET)
+    assert "Команда Правые" in text
+    again = parse_message(text, state=state, ruleset=RULESET, side=None, check_legality=False)
+    assert again.ok and again.orders == orders
