@@ -352,5 +352,5 @@ def test_the_sent_png_keeps_the_colours(opening: MatchState, ruleset: Ruleset) -
     cx, cy = LAYOUT.content_centre(57)
     assert close(pixel(sent, (cx - LAYOUT.radius * 0.25, cy)), TEAM_COLOURS["left"], 8)
     assert count_in_cell(sent, 57, TEAM_COLOURS["left"], tolerance=8) > 300
-    for name in BALL_COLOURS:  # the five balls at the centre
-        assert count_in_cell(sent, 106, BALL_COLOURS[name], tolerance=8) > 40, name
+    for name in BALL_COLOURS:  # the five balls at the centre (black may merge with ink)
+        assert count_in_cell(sent, 106, BALL_COLOURS[name], tolerance=12) > 40, name
