@@ -1,0 +1,132 @@
+"""The frame of a tick's story: sentences, secrets and the helpers the
+event handlers share (names, chances, the phrase book)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.events import Event
+from engine.geometry import SIDES, Side
+from engine.ruleset import Ruleset
+from engine.state import MatchState
+
+from .names import ball_name, dragon_name
+from .phrases import PHRASES, WHERE, percent
+from .values import as_int
+
+__all__ = ["Actor", "Line", "Secrets", "StoryBase", "other_side", "score_text"]
+
+Actor = tuple[str, int]
+
+
+@dataclass
+class Line:
+    """A sentence and the players it is about (descriptions are woven after it)."""
+
+    text: str
+    actors: frozenset[Actor] = frozenset()
+    flights: bool = False
+
+
+@dataclass
+class Secrets:
+    """What the reader may know: whose spells, and whether the yellow ball shows."""
+
+    audience: Side | None
+    yellow_visible: bool = True
+
+
+def score_text(state: MatchState, left: int, right: int) -> str:
+    return f"«{state.teams[0].name}» {left} : {right} «{state.teams[1].name}»"
+
+
+@dataclass
+class StoryBase:
+    """The events of one tick and what has been told of them; subclasses add
+    an ``on_<kind>`` handler per event kind."""
+
+    events: Sequence[Event]
+    names: MatchState
+    ruleset: Ruleset
+    lang: str
+    secrets: Secrets
+    lines: list[Line] = field(default_factory=list)
+    _used: set[int] = field(default_factory=set)
+
+    # -- helpers --------------------------------------------------------
+    def t(self, key: str, **values: Any) -> str:
+        return PHRASES[self.lang][key].format(**values)
+
+    def where(self, code: Any) -> str:
+        return WHERE[self.lang].get(str(code), "")
+
+    def because(self, code: Any) -> str:
+        """«: reason» for a known code, nothing for an unknown one."""
+        reason = self.where(code)
+        return f": {reason}" if reason else ""
+
+    def name(self, side: Any, number: Any) -> str:
+        if side not in SIDES:
+            return str(number)
+        p = self.names.find_player(side, as_int(number))
+        return p.name if p is not None and p.name else f"{side}{number}"
+
+    def team(self, side: Any) -> str:
+        return self.names.team(side).name if side in SIDES else str(side)
+
+    def dragon(self, side: Any, capital: bool = False) -> str:
+        text = dragon_name(self.names, side, self.lang) if side in SIDES else str(side)
+        return text[:1].upper() + text[1:] if capital else text
+
+    def ball(self, ball: Any, capital: bool = False) -> str:
+        text = ball_name(str(ball), self.lang)
+        return text[:1].upper() + text[1:] if capital else text
+
+    def chance(self, e: Event) -> str:
+        """«50%» for a roll, «1 из 3» for a fair pick."""
+        if e.p is None:
+            return ""
+        if e.ok is None and e.p > 0:
+            n = round(1 / e.p)
+            return f"1 из {n}" if self.lang == "ru" else f"1 in {n}"
+        return percent(e.p)
+
+    def score(self, value: Any) -> str:
+        left, right = _score_pair(value, self.names)
+        return score_text(self.names, left, right)
+
+    def add(self, text: str, *actors: Actor, flights: bool = False) -> None:
+        self.lines.append(Line(text, frozenset(actors), flights))
+
+    def find(self, start: int, match: Callable[[Event], bool]) -> int | None:
+        for j in range(start, len(self.events)):
+            if j not in self._used and match(self.events[j]):
+                return j
+        return None
+
+    # -- the story --------------------------------------------------------
+    def tell(self) -> list[Line]:
+        handlers: dict[str, Callable[[int, Event], None]] = {
+            name[3:]: getattr(self, name) for name in dir(self) if name.startswith("on_")
+        }
+        for i, e in enumerate(self.events):
+            if i in self._used:
+                continue
+            handler = handlers.get(str(e.kind))
+            if handler is not None:
+                handler(i, e)
+        return self.lines
+
+
+def other_side(side: str) -> Side:
+    return "left" if side == "right" else "right"
+
+
+def _score_pair(value: Any, state: MatchState) -> tuple[int, int]:
+    if isinstance(value, dict):
+        return as_int(value.get("left")), as_int(value.get("right"))
+    if isinstance(value, list | tuple) and len(value) == 2:
+        return as_int(value[0]), as_int(value[1])
+    return state.teams[0].score, state.teams[1].score

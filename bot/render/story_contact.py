@@ -1,0 +1,290 @@
+"""Steps 3–7 of a tick told: collisions, dragons against players, falls,
+catches (enchanted balls too), steals, and the end of the match."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.events import Event
+
+from .names import direction_name, spell_name
+from .phrases import PHRASES
+from .story_base import StoryBase, other_side
+from .values import as_int, as_list, as_people
+
+__all__ = ["ContactStory"]
+
+
+class ContactStory(StoryBase):
+    # Step 3: collisions, dragons, falls
+    def on_collision(self, i: int, e: Event) -> None:
+        d = e.data
+        players = as_people(d.get("players"))
+        names = ", ".join(self.name(*p) for p in players)
+        self.add(
+            self.t("collision", cell=d.get("cell"), height=d.get("height"), names=names), *players
+        )
+
+    def on_collision_pick(self, i: int, e: Event) -> None:
+        actor = (str(e.data.get("side")), as_int(e.data.get("number")))
+        self.add(self.t("collision_pick", p=self.chance(e), name=self.name(*actor)), actor)
+
+    def on_collision_second(self, i: int, e: Event) -> None:
+        actor = (str(e.data.get("side")), as_int(e.data.get("number")))
+        key = "collision_second_yes" if e.ok else "collision_second_no"
+        self.add(self.t(key, name=self.name(*actor), p=self.chance(e)), actor)
+
+    def on_held_on(self, i: int, e: Event) -> None:
+        actor = (str(e.data.get("side")), as_int(e.data.get("number")))
+        self.add(self.t("held_on", name=self.name(*actor)), actor)
+
+    def on_dragon_knock_roll(self, i: int, e: Event) -> None:
+        d = e.data
+        actor = (str(d.get("side")), as_int(d.get("number")))
+        outcome = self.t("knock_yes") if e.ok else self.t("knock_no")
+        self.add(
+            self.t(
+                "knock",
+                name=self.name(*actor),
+                part=self.where(d.get("part")) or d.get("part"),
+                dragon=self.dragon(d.get("dragon")),
+                p=self.chance(e),
+                outcome=outcome,
+            ),
+            actor,
+        )
+
+    def on_swallow_roll(self, i: int, e: Event) -> None:
+        d = e.data
+        actor = (str(d.get("side")), as_int(d.get("number")))
+        outcome = self.t("swallow_yes") if e.ok else self.t("swallow_no")
+        self.add(
+            self.t(
+                "swallow_roll",
+                name=self.name(*actor),
+                where=self.where(d.get("where")) or "—",
+                dragon=self.dragon(d.get("dragon")),
+                p=self.chance(e),
+                outcome=outcome,
+            ),
+            actor,
+        )
+
+    def on_player_swallowed(self, i: int, e: Event) -> None:
+        d = e.data
+        actor = (str(d.get("side")), as_int(d.get("number")))
+        balls = [self.ball(b) for b in as_list(d.get("balls"))]
+        key = "player_swallowed_balls" if balls else "player_swallowed"
+        self.add(
+            self.t(
+                key,
+                name=self.name(*actor),
+                balls=", ".join(balls),
+                dragon=self.dragon(d.get("dragon")),
+            ),
+            actor,
+        )
+
+    def on_fall(self, i: int, e: Event) -> None:
+        d = e.data
+        actor = (str(d.get("side")), as_int(d.get("number")))
+        self.add(
+            self.t(
+                "fall",
+                name=self.name(*actor),
+                height=d.get("height"),
+                cell=d.get("cell"),
+                cause=self.where(d.get("cause")) or "—",
+                round=d.get("return_round"),
+            ),
+            actor,
+        )
+
+    # Steps 4–6: passes caught, steals, catches
+    def on_catch_roll(self, i: int, e: Event) -> None:
+        d = e.data
+        actor = (str(d.get("side")), as_int(d.get("number")))
+        ball = d.get("ball")
+        values = dict(
+            name=self.name(*actor),
+            ball=self.ball(ball),
+            where=self.where(d.get("where")),
+            second=self.t("second") if d.get("second") else "",
+            p=self.chance(e),
+            outcome=self.t("lucky") if e.ok else self.t("unlucky"),
+        )
+        key = "catch_try"
+        if e.ok:
+            contested = self.find(
+                i + 1, lambda x: str(x.kind) == "catch_pick" and x.data.get("ball") == ball
+            )
+            catch = self.find(
+                i + 1,
+                lambda x: (
+                    str(x.kind) == "catch"
+                    and x.data.get("ball") == ball
+                    and (x.data.get("side"), as_int(x.data.get("number"))) == actor
+                ),
+            )
+            if contested is None and catch is not None:
+                self._used.add(catch)
+                key = "catch_done"
+        self.add(self.t(key, **values).replace("  ", " "), actor)
+
+    def on_catch_pick(self, i: int, e: Event) -> None:
+        d = e.data
+        actor = (str(d.get("side")), as_int(d.get("number")))
+        names = ", ".join(self.name(*c) for c in as_people(d.get("candidates")))
+        self.add(self.t("catch_pick", names=names, p=self.chance(e), name=self.name(*actor)), actor)
+
+    def on_catch(self, i: int, e: Event) -> None:
+        actor = (str(e.data.get("side")), as_int(e.data.get("number")))
+        self.add(self.t("catch", name=self.name(*actor), ball=self.ball(e.data.get("ball"))), actor)
+
+    def on_disenchant(self, i: int, e: Event) -> None:
+        d = e.data
+        actor = (str(d.get("side")), as_int(d.get("number")))
+        self.add(
+            self.t(
+                "disenchant",
+                name=self.name(*actor),
+                ball=self.ball(d.get("ball")),
+                counter=spell_name(self.ruleset, str(d.get("counter")), self.lang),
+                spell=spell_name(self.ruleset, str(d.get("spell")), self.lang),
+            ),
+            actor,
+        )
+
+    def on_bludger(self, i: int, e: Event) -> None:
+        d = e.data
+        actor = (str(d.get("side")), as_int(d.get("number")))
+        self.add(
+            self.t(
+                "bludger",
+                Ball=self.ball(d.get("ball"), True),
+                name=self.name(*actor),
+                spell=spell_name(self.ruleset, str(d.get("spell")), self.lang),
+            ),
+            actor,
+        )
+
+    def on_pass_missed(self, i: int, e: Event) -> None:
+        d = e.data
+        self.add(
+            self.t(
+                "pass_missed",
+                ball=self.ball(d.get("ball")),
+                cell=d.get("cell"),
+                height=d.get("height"),
+                direction=direction_name(d.get("direction"), self.lang),
+            )
+        )
+
+    def on_steal_roll(self, i: int, e: Event) -> None:
+        d = e.data
+        side = str(d.get("side"))
+        actor = (side, as_int(d.get("number")))
+        target = self.name(other_side(side), d.get("target"))
+        values: dict[str, Any] = dict(
+            name=self.name(*actor),
+            target=target,
+            where=self.where(d.get("where")),
+            p=self.chance(e),
+            outcome=self.t("lucky") if e.ok else self.t("unlucky"),
+        )
+        key = "steal_try"
+        if e.ok:
+            j = self.find(
+                i + 1,
+                lambda x: (
+                    str(x.kind) == "steal"
+                    and x.data.get("side") == side
+                    and as_int(x.data.get("number")) == actor[1]
+                ),
+            )
+            if j is not None:
+                self._used.add(j)
+                key, values["ball"] = "steal_done", self.ball(self.events[j].data.get("ball"))
+                if self.events[j].p is not None:
+                    values["outcome"] += self.t("steal_pick", p=self.chance(self.events[j]))
+        self.add(self.t(key, **values).replace("  ", " "), actor)
+
+    def on_steal(self, i: int, e: Event) -> None:
+        d = e.data
+        side = str(d.get("side"))
+        actor = (side, as_int(d.get("number")))
+        pick = self.t("steal_pick", p=self.chance(e)) if e.p is not None else ""
+        self.add(
+            self.t(
+                "steal",
+                name=self.name(*actor),
+                ball=self.ball(d.get("ball")),
+                target=self.name(other_side(side), d.get("target")),
+                pick=pick,
+            ),
+            actor,
+        )
+
+    def on_steal_nothing(self, i: int, e: Event) -> None:
+        d = e.data
+        side = str(d.get("side"))
+        actor = (side, as_int(d.get("number")))
+        self.add(
+            self.t(
+                "steal_nothing",
+                name=self.name(*actor),
+                target=self.name(other_side(side), d.get("target")),
+                reason=self.where(d.get("reason")) or "—",
+            ),
+            actor,
+        )
+
+    def on_action_lost(self, i: int, e: Event) -> None:
+        d = e.data
+        actor = (str(d.get("side")), as_int(d.get("number")))
+        if d.get("reason") in ("fell", "swallowed"):
+            return  # the fall or the swallowing is already told
+        action = PHRASES[self.lang].get(f"action_{d.get('action')}", str(d.get("action")))
+        self.add(
+            self.t(
+                "action_lost",
+                name=self.name(*actor),
+                action=action,
+                reason=self.because(d.get("reason")),
+            ),
+            actor,
+        )
+
+    def on_ball_height(self, i: int, e: Event) -> None:
+        self.add(
+            self.t(
+                "ball_height",
+                Ball=self.ball(e.data.get("ball"), True),
+                height=e.data.get("height"),
+                p=self.chance(e),
+            )
+        )
+
+    def on_catch_nothing(self, i: int, e: Event) -> None:
+        # Most catch orders simply find no ball in reach: worth a line only
+        # when the player named the ball he was after.
+        d = e.data
+        if not d.get("ball"):
+            return
+        actor = (str(d.get("side")), as_int(d.get("number")))
+        self.add(
+            self.t(
+                "catch_nothing",
+                name=self.name(*actor),
+                ball=self.ball(d.get("ball")),
+                reason=self.because(d.get("reason")),
+            ),
+            actor,
+        )
+
+    def on_ball_burnt(self, i: int, e: Event) -> None:
+        self.add(self.t("burnt", Ball=self.ball(e.data.get("ball"), True), cell=e.data.get("cell")))
+
+    def on_match_end(self, i: int, e: Event) -> None:
+        reason = self.where(e.data.get("reason")) or str(e.data.get("reason", ""))
+        self.add(self.t("match_end", reason=reason, score=self.score(e.data.get("score"))))

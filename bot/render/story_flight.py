@@ -1,0 +1,395 @@
+"""Steps 0–2 of a tick told: the start of the round and tick, flights of
+players, dragons and balls, fire, passes, swallowed balls and goals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.events import Event
+from engine.geometry import SIDES
+
+from .names import ball_colour, direction_name, effect_text, fire_name, spell_name
+from .phrases import PHRASES, points
+from .story_base import Actor, StoryBase
+from .values import as_int, as_list, as_people, is_cell
+
+__all__ = ["FlightStory"]
+
+
+class FlightStory(StoryBase):
+    # Start of round and tick
+    def on_substitution(self, i: int, e: Event) -> None:
+        d = e.data
+        self.add(
+            self.t(
+                str(e.kind),  # substitution or substitution_refused
+                team=self.team(d.get("side")),
+                incoming=self.name(d.get("side"), d.get("in")),
+                outgoing=self.name(d.get("side"), d.get("out")),
+                reason=self.because(d.get("reason")),
+            )
+        )
+
+    on_substitution_refused = on_substitution
+
+    def on_penalty_throw_in(self, i: int, e: Event) -> None:
+        d = e.data
+        self.add(
+            self.t(
+                "penalty",
+                name=self.name(d.get("side"), d.get("number")),
+                team=self.team(d.get("side")),
+                ball=self.ball(d.get("ball")),
+                cell=d.get("cell"),
+                height=d.get("height"),
+                direction=direction_name(d.get("direction"), self.lang),
+            )
+        )
+
+    def on_penalty_nothing(self, i: int, e: Event) -> None:
+        self.add(self.t("penalty_nothing", team=self.team(e.data.get("side"))))
+
+    def on_effect_start(self, i: int, e: Event) -> None:
+        d = e.data
+        self.add(
+            self.t(
+                "effect_start",
+                Dragon=self.dragon(d.get("dragon"), True),
+                effect=effect_text(str(d.get("effect")), self.lang),
+            )
+        )
+
+    # Step 1: flights
+    def on_player_move(self, i: int, e: Event) -> None:
+        moves = [(j, x) for j, x in enumerate(self.events) if str(x.kind) == "player_move"]
+        for side in SIDES:
+            items = []
+            team: list[Actor] = []
+            for j, x in moves:
+                d = x.data
+                if d.get("side") != side:
+                    continue
+                self._used.add(j)
+                team.append((side, as_int(d.get("number"))))
+                name = self.name(side, d.get("number"))
+                moved = (d.get("from_cell"), d.get("from_height")) != (
+                    d.get("cell"),
+                    d.get("height"),
+                )
+                if moved and d.get("from_cell") is not None:
+                    items.append(
+                        self.t(
+                            "moves",
+                            name=name,
+                            from_cell=d.get("from_cell"),
+                            from_height=d.get("from_height"),
+                            cell=d.get("cell"),
+                            height=d.get("height"),
+                        )
+                    )
+                else:
+                    items.append(
+                        self.t("stays", name=name, cell=d.get("cell"), height=d.get("height"))
+                    )
+            if items:
+                self.add(
+                    self.t("flights", team=self.team(side), items=", ".join(items)),
+                    *team,
+                    flights=True,
+                )
+
+    def on_player_launch(self, i: int, e: Event) -> None:
+        d = e.data
+        actor = (str(d.get("side")), as_int(d.get("number")))
+        text = self.t("launch", name=self.name(*actor), cell=d.get("cell"), height=d.get("height"))
+        if d.get("ordered") is False:
+            text += self.t("launch_auto")
+        self.add(text, actor)
+
+    def on_no_order(self, i: int, e: Event) -> None:
+        actor = (str(e.data.get("side")), as_int(e.data.get("number")))
+        reason = self.where(e.data.get("reason"))
+        if reason:  # an order that could not be flown, not a missing one
+            self.add(self.t("bad_order", name=self.name(*actor), reason=reason), actor)
+        else:
+            self.add(self.t("no_order", name=self.name(*actor)), actor)
+
+    def on_ball_dropped(self, i: int, e: Event) -> None:
+        d = e.data
+        actor = (str(d.get("side")), as_int(d.get("number")))
+        self.add(
+            self.t(
+                "dropped",
+                name=self.name(*actor),
+                ball=self.ball(d.get("ball")),
+                cell=d.get("cell"),
+                height=d.get("height"),
+            ),
+            actor,
+        )
+
+    def on_dragon_move(self, i: int, e: Event) -> None:
+        d = e.data
+        side = d.get("side")
+        if d.get("refused"):
+            text = self.t(
+                "dragon_refused",
+                Dragon=self.dragon(side, True),
+                head=d.get("head"),
+                height=d.get("height"),
+            )
+        else:
+            move = str(d.get("move", "stay"))
+            words = PHRASES[self.lang].get(move, move)
+            step = as_int(d.get("height_step"))
+            words += self.t("up") if step > 0 else self.t("down") if step < 0 else ""
+            text = self.t(
+                "dragon_move",
+                Dragon=self.dragon(side, True),
+                move=words,
+                head=d.get("head"),
+                facing=direction_name(d.get("facing"), self.lang),
+                height=d.get("height"),
+            )
+        j = self.find(i + 1, lambda x: str(x.kind) == "dragon_mouth" and x.data.get("side") == side)
+        if j is not None:
+            self._used.add(j)
+            text += "; " + self._mouth(self.events[j])
+        self.add(text + ".")
+
+    def on_dragon_mouth(self, i: int, e: Event) -> None:
+        self.add(f"{self.dragon(e.data.get('side'), True)}: {self._mouth(e)}.")
+
+    def _mouth(self, e: Event) -> str:
+        text = self.t("mouth_open") if e.data.get("open") else self.t("mouth_closed")
+        reason = self.where(e.data.get("reason"))
+        return f"{text} ({reason})" if reason and e.data.get("open") else text
+
+    def on_fire(self, i: int, e: Event) -> None:
+        d = e.data
+        cells = ", ".join(str(c) for c in sorted(c for c in as_list(d.get("cells")) if is_cell(c)))
+        key = "fire_random" if d.get("random") else "fire"
+        self.add(
+            self.t(
+                key,
+                Dragon=self.dragon(d.get("side"), True),
+                fire=fire_name(str(d.get("fire")), self.lang),
+                cells=cells,
+                short=d.get("short_left"),
+                volleys=d.get("volleys_left"),
+            )
+        )
+
+    def on_fire_refused(self, i: int, e: Event) -> None:
+        self.add(
+            self.t(
+                "fire_refused",
+                Dragon=self.dragon(e.data.get("side"), True),
+                reason=self.because(e.data.get("reason")),
+            )
+        )
+
+    def on_random_fire_roll(self, i: int, e: Event) -> None:
+        outcome = self.t("random_fire_yes") if e.ok else self.t("random_fire_no")
+        self.add(
+            self.t(
+                "random_fire_roll",
+                Dragon=self.dragon(e.data.get("side"), True),
+                p=self.chance(e),
+                outcome=outcome,
+            )
+        )
+
+    def on_yellow_vanish(self, i: int, e: Event) -> None:
+        if e.ok:
+            self.secrets.yellow_visible = False
+        key = "vanish_yes" if e.ok else "vanish_no"
+        self.add(self.t(key, cell=e.data.get("cell"), p=self.chance(e)))
+
+    def on_yellow_appear(self, i: int, e: Event) -> None:
+        if e.ok:
+            self.secrets.yellow_visible = True
+        key = "appear_yes" if e.ok else "appear_no"
+        self.add(self.t(key, cell=e.data.get("cell"), p=self.chance(e)))
+
+    def _hidden_ball(self, e: Event) -> bool:
+        """A course or flight of the vanished yellow ball: nobody may read it."""
+        if e.data.get("ball") != "yellow":
+            return False
+        if str(e.kind) == "ball_move":
+            return not e.data.get("visible", self.secrets.yellow_visible)
+        return not self.secrets.yellow_visible
+
+    def on_ball_move(self, i: int, e: Event) -> None:
+        if e.step == 1:
+            self._flights(i)
+        elif not self._hidden_ball(e):
+            d = e.data
+            self.add(
+                self.t(
+                    "ball_move_line",
+                    Ball=self.ball(d.get("ball"), True),
+                    from_cell=d.get("from_cell"),
+                    cell=d.get("cell"),
+                    height=d.get("height"),
+                )
+            )
+
+    def on_ball_direction(self, i: int, e: Event) -> None:
+        if e.step == 1:
+            self._flights(i)
+        elif not self._hidden_ball(e):
+            self.add(
+                self.t(
+                    "ball_course_line",
+                    Ball=self.ball(e.data.get("ball"), True),
+                    direction=direction_name(e.data.get("direction"), self.lang),
+                    p=self.chance(e),
+                )
+            )
+
+    def on_ball_bounce(self, i: int, e: Event) -> None:
+        if e.step == 1:
+            self._flights(i)
+        elif not self._hidden_ball(e):
+            self.add(
+                self.t(
+                    "ball_bounce_line",
+                    Ball=self.ball(e.data.get("ball"), True),
+                    cell=e.data.get("cell"),
+                    direction=direction_name(e.data.get("direction"), self.lang),
+                    p=self.chance(e),
+                )
+            )
+
+    def _flights(self, first: int) -> None:
+        """All free balls' step-1 flights of the tick in one line."""
+        paths: dict[str, list[Any]] = {}
+        notes: dict[str, list[str]] = {}
+        heights: dict[str, Any] = {}
+        for j in range(first, len(self.events)):
+            e = self.events[j]
+            kind = str(e.kind)
+            if e.step != 1 or kind not in (
+                "ball_move",
+                "ball_direction",
+                "ball_bounce",
+                "yellow_vanish",
+                "yellow_appear",
+            ):
+                continue
+            if kind.startswith("yellow_"):
+                # Visibility changes mid-list: tell them now so the secret is tracked.
+                self._used.add(j)
+                getattr(self, f"on_{kind}")(j, e)
+                continue
+            self._used.add(j)
+            if self._hidden_ball(e):
+                continue
+            d = e.data
+            ball = str(d.get("ball"))
+            path = paths.setdefault(ball, [])
+            if kind == "ball_move":
+                if not path:
+                    path.append(d.get("from_cell"))
+                path.append(d.get("cell"))
+                heights[ball] = d.get("height")
+                continue
+            if not path:
+                path.append(d.get("cell"))
+            direction = direction_name(d.get("direction"), self.lang)
+            if kind == "ball_direction":
+                notes.setdefault(ball, []).append(
+                    self.t("ball_course", direction=direction, p=self.chance(e))
+                )
+            else:
+                key = _BOUNCE.get(str(d.get("reason")), "ball_bounce")
+                notes.setdefault(ball, []).append(
+                    self.t(key, cell=d.get("cell"), direction=direction, p=self.chance(e))
+                )
+        items = []
+        for ball, path in paths.items():
+            short = ball_colour(ball, self.lang)
+            route = "→".join(str(c) for c in _squeeze(path))
+            text = self.t("ball_path", ball=short, path=route, height=heights.get(ball, "?"))
+            if notes.get(ball):
+                text += " (" + "; ".join(notes[ball]) + ")"
+            items.append(text)
+        if items:
+            self.add(self.t("balls", items=", ".join(items)), flights=True)
+
+    def on_pass(self, i: int, e: Event) -> None:
+        d = e.data
+        actor = (str(d.get("side")), as_int(d.get("number")))
+        text = self.t(
+            "pass",
+            name=self.name(*actor),
+            ball=self.ball(d.get("ball")),
+            from_cell=d.get("from_cell"),
+            cell=d.get("cell"),
+            height=d.get("height"),
+        )
+        spell = d.get("spell")
+        # §5: only the passing team learns here that the pass was enchanted.
+        if spell and self.secrets.audience is not None and self.secrets.audience == d.get("side"):
+            text += self.t("pass_spell", spell=spell_name(self.ruleset, str(spell), self.lang))
+        self.add(text, actor)
+
+    # Steps 2 and 7: swallowed balls and goals
+    def on_ball_swallow_roll(self, i: int, e: Event) -> None:
+        d = e.data
+        outcome = self.t("swallowed_yes") if e.ok else self.t("swallowed_no")
+        where = self.where(d.get("where")) or str(d.get("cell"))
+        self.add(
+            self.t(
+                "ball_swallow",
+                Dragon=self.dragon(d.get("dragon"), True),
+                ball=self.ball(d.get("ball")),
+                where=where,
+                p=self.chance(e),
+                outcome=outcome,
+            )
+        )
+
+    def on_goal(self, i: int, e: Event) -> None:
+        d = e.data
+        ball = str(d.get("ball"))
+        self.add(
+            self.t(
+                "goal",
+                Dragon=self.dragon(d.get("dragon"), True),
+                ball=self.ball(ball),
+                points=points(as_int(d.get("points")), self.lang),
+                team=self.team(d.get("scorer_side")),
+                score=self.score(d.get("score")),
+            )
+        )
+
+    def on_effect_pending(self, i: int, e: Event) -> None:
+        self.add(self.t("effect_pending", effect=effect_text(str(e.data.get("effect")), self.lang)))
+
+    def on_players_spat(self, i: int, e: Event) -> None:
+        d = e.data
+        names = ", ".join(self.name(*p) for p in as_people(d.get("players")))
+        self.add(
+            self.t(
+                "spat",
+                Dragon=self.dragon(d.get("dragon"), True),
+                names=names,
+                round=d.get("return_round"),
+            )
+        )
+
+
+# Why a ball changed course: the dome, a dragon's open mouth it steers clear
+# of (§5), or a closed head it hit (§7).
+_BOUNCE = {"dome": "ball_bounce", "dragon": "ball_avoids", "closed_mouth": "ball_bounce_head"}
+
+
+def _squeeze(path: list[Any]) -> list[Any]:
+    """The path without repeats (a ball that stayed put is one cell)."""
+    out: list[Any] = []
+    for cell in path:
+        if not out or out[-1] != cell:
+            out.append(cell)
+    return out
