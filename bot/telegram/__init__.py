@@ -3,9 +3,11 @@
 The composition root calls :func:`build_telegram` once, starts the runner
 next to its other tasks, and gives the channel to the outbox worker::
 
-    runner, channel = build_telegram(config, service, on_reply=worker_wake)
+    clock = WakeableClock(SystemClock())   # the outbox worker's clock
+    runner, channel = build_telegram(config, service, on_reply=clock.wake)
+    worker = OutboxWorker(service, {"telegram": channel, ...}, clock)
     await runner.start()           # polling (or webhook) in this event loop
-    ...                            # OutboxWorker(service, {"telegram": channel, ...}, clock)
+    ...                            # worker.run(stop) beside the other tasks
     await runner.stop()
 """
 
@@ -20,8 +22,9 @@ from .channel import TelegramChannel
 from .handlers import Receiver
 from .pacing import FloodLimits
 from .runner import TelegramRunner
+from .wake import WakeableClock
 
-__all__ = ["FloodLimits", "TelegramChannel", "TelegramRunner", "build_telegram"]
+__all__ = ["FloodLimits", "TelegramChannel", "TelegramRunner", "WakeableClock", "build_telegram"]
 
 
 def build_telegram(
