@@ -105,11 +105,13 @@ def render_position(
     if fire_cells:
         _fire(image, layout, fire_cells)
         draw = ImageDraw.Draw(image)
-    for dragon in state.dragons:
+    # A state read from elsewhere may be damaged: draw what is on the field.
+    dragons = [d for d in state.dragons if is_cell(d.head)]
+    for dragon in dragons:
         if dragon.mouth_open:
             for cell in geometry.mouth_cells(dragon.head, dragon.facing):
                 draw.polygon(layout.hexagon(cell, 0.9), outline=MOUTH_ZONE, width=layout.scaled(3))
-    for dragon in state.dragons:
+    for dragon in dragons:
         _dragon(draw, layout, dragon)
     _arrows(draw, layout, state, tick_events, previous, gm_view)
     _cells(draw, layout, state, gm_view)
@@ -240,7 +242,7 @@ def _arrows(
     if previous is not None:
         for side in SIDES:
             before, after = previous.dragon(side), state.dragon(side)
-            if before.head != after.head:
+            if before.head != after.head and is_cell(before.head) and is_cell(after.head):
                 arrow(
                     draw,
                     layout.centre(before.head),
@@ -311,10 +313,10 @@ def _cells(draw: ImageDraw.ImageDraw, layout: Layout, state: MatchState, gm_view
     """Players and free balls, grouped by cell."""
     content: dict[int, list[tuple[str, Any]]] = {}
     for p in sorted(state.players, key=lambda p: (-(p.height or 0), p.side, p.number)):
-        if p.on_field and p.cell is not None:
+        if p.on_field and is_cell(p.cell):
             content.setdefault(p.cell, []).append(("player", p))
     for b in state.balls:
-        if b.cell is None:
+        if not is_cell(b.cell):
             continue
         if b.status == "free" or (b.status == "vanished" and gm_view):
             content.setdefault(b.cell, []).append(("ball", b))

@@ -19,6 +19,7 @@ from engine.state import MatchState
 from .names import ball_colour, ball_letter, check_lang, direction_name, side_letter
 from .panel import panel_lines
 from .story import score_text
+from .values import is_cell
 
 __all__ = ["SLOT", "WIDTH", "text_diagram"]
 
@@ -73,7 +74,7 @@ def text_diagram(state: MatchState, ruleset: Ruleset, *, lang: str = "ru") -> st
     marks: dict[int, list[str]] = {}
     details: dict[int, list[str]] = {}
     for d in state.dragons:
-        cells = geometry.dragon_cells(d.head, d.facing)
+        cells = geometry.dragon_cells(d.head, d.facing) if is_cell(d.head) else None
         if cells is None:
             continue
         team = state.team(d.side).name
@@ -91,7 +92,7 @@ def text_diagram(state: MatchState, ruleset: Ruleset, *, lang: str = "ru") -> st
             marks.setdefault(cell, []).append("д")
             details.setdefault(cell, []).append(w[part].format(team=team))
     for p in sorted(state.players, key=lambda p: (p.side, p.number)):
-        if not p.on_field or p.cell is None:
+        if not p.on_field or not is_cell(p.cell):
             continue
         mark = f"{side_letter(p.side, lang)}{p.number}"
         marks.setdefault(p.cell, []).append(mark)
@@ -100,7 +101,7 @@ def text_diagram(state: MatchState, ruleset: Ruleset, *, lang: str = "ru") -> st
             text += w["holding"].format(balls=", ".join(ball_colour(b, lang) for b in p.balls))
         details.setdefault(p.cell, []).append(text)
     for b in state.balls:
-        if b.status == "free" and b.cell is not None:
+        if b.status == "free" and is_cell(b.cell):
             marks.setdefault(b.cell, []).append(ball_letter(b.name, lang))
             details.setdefault(b.cell, []).append(
                 w["ball"].format(ball=ball_colour(b.name, lang).capitalize(), height=b.height)

@@ -354,3 +354,16 @@ def test_the_sent_png_keeps_the_colours(opening: MatchState, ruleset: Ruleset) -
     assert count_in_cell(sent, 57, TEAM_COLOURS["left"], tolerance=8) > 300
     for name in BALL_COLOURS:  # the five balls at the centre (black may merge with ink)
         assert count_in_cell(sent, 106, BALL_COLOURS[name], tolerance=12) > 40, name
+
+
+def test_a_damaged_state_is_drawn_as_far_as_it_is_on_the_field(
+    opening: MatchState, ruleset: Ruleset
+) -> None:
+    from bot.render import text_diagram
+
+    state = place(opening, "left", 1, 999, 2)
+    state = state.with_ball(BallState("green", "free", 0, 2))
+    state = state.with_dragon(replace(state.dragon("right"), head=500, mouth_open=True))
+    image = render_position(state, ruleset, previous=opening)
+    assert image.width >= 1280
+    assert "Иванов" not in text_diagram(state, ruleset).split("Клетки:")[1].split("Драконы:")[0]
