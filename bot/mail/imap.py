@@ -1,0 +1,321 @@
+"""The inbound mail loop: new messages of an IMAP mailbox into a sink.
+
+For every new message, :class:`ImapInbound` hands the raw bytes to the sink
+FIRST (the sink stores them; a second delivery of the same message is fine)
+and only then marks the message processed: moved to ``processed_folder``, or
+flagged ``\\Seen`` when no folder is configured. A crash between the two
+hands the message over once more, never zero times.
+
+Defences against the known traps of aioimaplib 2.x: every call goes through
+``asyncio.wait_for`` and is abandoned as soon as the connection is lost;
+bodies are fetched with ``BODY.PEEK[]`` in small batches (by count and by
+bytes), messages over the size limit as headers only; any error closes the
+connection and the loop reconnects with exponential backoff; IDLE is renewed
+every ``idle_renew_seconds`` (it does not notice a dead connection by itself),
+and without IDLE the mailbox is polled (NOOP first, so Dovecot shows the
+newest message in the same poll).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import ssl
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from aioimaplib import aioimaplib
+
+from bot.config import ImapConfig
+from bot.logging import get_logger
+from bot.mail import imapwire
+
+__all__ = ["FetchedMail", "ImapInbound", "MailSink"]
+
+_log = get_logger(__name__)
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True)
+class FetchedMail:
+    """One message as fetched from the mailbox."""
+
+    uid: int
+    uidvalidity: int
+    raw: bytes  # the whole message, or only its header when ``truncated``
+    size: int  # RFC822.SIZE as the server reports it
+    truncated: bool = False  # over the size limit: only the header was fetched
+
+
+MailSink = Callable[[FetchedMail], Awaitable[object]]
+
+
+class ConnectionLost(Exception):
+    """The IMAP connection closed under a pending command."""
+
+
+class ImapInbound:
+    """Reads new mail from ``[imap]`` forever; run :meth:`run` as a task, cancel to stop."""
+
+    def __init__(
+        self,
+        config: ImapConfig,
+        sink: MailSink,
+        *,
+        max_message_bytes: int | None = None,
+        ssl_context: ssl.SSLContext | None = None,
+        batch_size: int = 10,
+        batch_bytes: int = 4_000_000,
+        command_timeout: float = 30.0,
+        backoff_initial: float = 1.0,
+        backoff_max: float = 300.0,
+        use_idle: bool = True,
+    ) -> None:
+        if not config.host or not config.username or config.password is None:
+            raise ValueError("imap.host, imap.username and imap.password are required")
+        self._config = config
+        self._sink = sink
+        self._max_bytes = max_message_bytes
+        self._ssl_context = ssl_context
+        self._batch_size = max(1, batch_size)
+        self._batch_bytes = max(1, batch_bytes)
+        self._timeout = command_timeout
+        self._backoff_initial = backoff_initial
+        self._backoff_max = backoff_max
+        self._use_idle = use_idle
+        self._client: imapwire.Client | None = None
+        self._lost = asyncio.Event()
+        self._uidvalidity = 0
+        self._move = False
+        # Counters for tests, logs and the benchmark.
+        self.connections = 0
+        self.handed_over = 0
+        self.errors = 0
+        self.last_error = ""
+
+    # ------------------------------------------------------------ the loop
+
+    async def run(self) -> None:
+        """Connect, process, wait for news; reconnect with backoff after any error."""
+        delay = self._backoff_initial
+        try:
+            while True:
+                try:
+                    await self._open()
+                    delay = self._backoff_initial
+                    while True:
+                        announced = self._imap.exists_seen
+                        await self.process_new()
+                        if self._imap.exists_seen == announced:
+                            await self._wait_for_news()
+                        # else: mail arrived while we were busy; look again at once
+                except Exception as exc:
+                    self.errors += 1
+                    self.last_error = f"{type(exc).__name__}: {exc}"
+                    _log.warning("imap error, reconnecting", error=self.last_error, delay=delay)
+                    await self.close()
+                    await asyncio.sleep(delay * random.uniform(0.9, 1.1))
+                    delay = min(self._backoff_max, delay * 2)
+        finally:
+            await self.close()
+
+    async def check_once(self) -> int:
+        """Connect if needed and hand over every new message; returns how many."""
+        if self._client is None:
+            await self._open()
+        return await self.process_new()
+
+    async def close(self) -> None:
+        """Drop the connection without waiting for the server."""
+        client, self._client = self._client, None
+        if client is None:
+            return
+        connecting = client.connecting
+        if connecting is not None and not connecting.done():
+            connecting.cancel()  # asyncio closes the half-open socket
+        transport = client.protocol.transport
+        if transport is not None:
+            # abort, not close: a TLS close waits for the peer's close_notify, and
+            # a loop that stops meanwhile would leave the socket open.
+            transport.abort()
+        for task in list(client.tasks) + list(client.protocol.tasks):
+            task.cancel()
+
+    # ------------------------------------------------------------ calls
+
+    async def _call(self, call: Awaitable[_T], timeout: float | None = None) -> _T:
+        """Await one IMAP call; give up on timeout or when the connection is lost."""
+        task = asyncio.ensure_future(call)
+        lost = asyncio.ensure_future(self._lost.wait())
+        try:
+            done, _pending = await asyncio.wait(
+                {task, lost}, timeout=timeout or self._timeout, return_when=asyncio.FIRST_COMPLETED
+            )
+        finally:
+            lost.cancel()
+        if task in done:
+            return task.result()
+        task.cancel()
+        if lost in done:
+            raise ConnectionLost("connection lost")
+        raise TimeoutError(f"no answer within {timeout or self._timeout:.0f} s")
+
+    async def _ok(self, call: Awaitable[Any], what: str, timeout: float | None = None) -> Any:
+        response = await self._call(call, timeout)
+        if response.result != "OK":
+            raise aioimaplib.Abort(f"{what}: {response.result} {response.lines[-1:]!r}")
+        return response
+
+    def _connection_lost(self, exc: Exception | None) -> None:
+        self._lost.set()
+
+    @property
+    def _imap(self) -> imapwire.Client:
+        if self._client is None:
+            raise ConnectionLost("not connected")
+        return self._client
+
+    # ------------------------------------------------------------ session
+
+    async def _open(self) -> None:
+        config = self._config
+        assert config.host is not None and config.username is not None
+        assert config.password is not None
+        self._lost = asyncio.Event()
+        context = self._ssl_context or ssl.create_default_context()
+        client = imapwire.Client(
+            host=config.host,
+            port=config.port,
+            timeout=self._timeout,
+            conn_lost_cb=self._connection_lost,
+            ssl_context=context if config.security == "tls" else None,
+        )
+        self._client = client
+        await self._call(client.wait_hello_from_server())
+        if config.security == "starttls":
+            await self._call(imapwire.starttls(client, context, config.host))
+        password = config.password.get_secret_value()
+        await self._ok(client.login(imapwire.imap_quote(config.username), password), "LOGIN")
+        selected = await self._ok(client.select(imapwire.imap_quote(config.mailbox)), "SELECT")
+        self._uidvalidity = imapwire.parse_uidvalidity(selected.lines)
+        self._move = bool(config.processed_folder)
+        if self._move:
+            # Fails harmlessly (NO) when the folder exists already.
+            await self._call(client.create(imapwire.imap_quote(config.processed_folder)))
+        self.connections += 1
+        _log.info("imap connected", host=config.host, mailbox=config.mailbox, idle=self._idle_ok)
+
+    @property
+    def _idle_ok(self) -> bool:
+        return self._use_idle and self._client is not None and self._client.has_capability("IDLE")
+
+    async def _wait_for_news(self) -> None:
+        if self._idle_ok:
+            await self._idle()
+        else:
+            await asyncio.sleep(self._config.poll_interval_seconds)
+
+    async def _idle(self) -> None:
+        """IDLE until the server reports a change or it is time to renew."""
+        imap = self._imap
+        renew = self._config.idle_renew_seconds
+        idle = await self._call(imap.idle_start(timeout=renew))
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + renew
+        try:
+            while True:
+                left = deadline - loop.time()
+                if left <= 0:
+                    break
+                push = await self._call(imap.wait_server_push(timeout=left + 5), timeout=left + 10)
+                if push == aioimaplib.STOP_WAIT_SERVER_PUSH:
+                    break
+                if any(b"EXISTS" in bytes(line) for line in push if isinstance(line, bytes)):
+                    break  # "* OK Still here" keep-alives are not news
+        except TimeoutError:
+            pass  # renew
+        imap.idle_done()
+        await self._call(idle)
+
+    async def process_new(self) -> int:
+        """Hand every new message to the sink, then mark it; returns how many."""
+        imap = self._imap
+        await self._call(imap.noop())  # Dovecot refreshes its view at the end of a command
+        criterion = "UNDELETED" if self._move else "UNSEEN"
+        found = await self._ok(imap.uid_search(criterion, charset=None), "UID SEARCH")
+        uids = imapwire.parse_search(found.lines)
+        handed = 0
+        for chunk in imapwire.chunks(uids, 200):
+            sizes = await self._sizes(chunk)
+            for batch in self._batches([uid for uid in chunk if uid in sizes], sizes):
+                handed += await self._fetch_batch(batch, sizes)
+        return handed
+
+    async def _sizes(self, uids: list[int]) -> dict[int, int]:
+        response = await self._ok(
+            self._imap.uid("fetch", imapwire.uid_set(uids), "(UID RFC822.SIZE)"), "UID FETCH size"
+        )
+        return imapwire.parse_sizes(response.lines)
+
+    def _batches(self, uids: list[int], sizes: dict[int, int]) -> list[list[int]]:
+        batches: list[list[int]] = []
+        current: list[int] = []
+        total = 0
+        for uid in uids:
+            size = self._fetch_size(sizes[uid])
+            if current and (len(current) >= self._batch_size or total + size > self._batch_bytes):
+                batches.append(current)
+                current, total = [], 0
+            current.append(uid)
+            total += size
+        if current:
+            batches.append(current)
+        return batches
+
+    def _too_large(self, size: int) -> bool:
+        return self._max_bytes is not None and size > self._max_bytes
+
+    def _fetch_size(self, size: int) -> int:
+        return 10_000 if self._too_large(size) else size
+
+    async def _fetch_batch(self, batch: list[int], sizes: dict[int, int]) -> int:
+        whole = [uid for uid in batch if not self._too_large(sizes[uid])]
+        heads = [uid for uid in batch if self._too_large(sizes[uid])]
+        fetched: dict[int, bytes] = {}
+        for uids, part in ((whole, "BODY.PEEK[]"), (heads, "BODY.PEEK[HEADER]")):
+            if uids:
+                nbytes = sum(self._fetch_size(sizes[uid]) for uid in uids)
+                response = await self._ok(
+                    self._imap.uid("fetch", imapwire.uid_set(uids), f"(UID {part})"),
+                    "UID FETCH",
+                    timeout=self._timeout + nbytes / 200_000,
+                )
+                fetched.update((p.uid, p.data) for p in imapwire.parse_fetch(response.lines))
+        handed = 0
+        for uid in batch:
+            if uid not in fetched:
+                continue  # expunged meanwhile, or a response we could not read: next time
+            mail = FetchedMail(
+                uid, self._uidvalidity, fetched[uid], sizes[uid], self._too_large(sizes[uid])
+            )
+            await self._sink(mail)
+            self.handed_over += 1
+            handed += 1
+            await self._mark(uid)
+        return handed
+
+    async def _mark(self, uid: int) -> None:
+        """Mark one message processed: \\Seen, then moved when a folder is configured."""
+        imap = self._imap
+        await self._ok(imap.uid("store", str(uid), "+FLAGS.SILENT (\\Seen)"), "UID STORE")
+        if not self._move:
+            return
+        folder = imapwire.imap_quote(self._config.processed_folder)
+        if imap.has_capability("MOVE"):
+            await self._ok(imap.uid("move", str(uid), folder), "UID MOVE")
+            return
+        await self._ok(imap.uid("copy", str(uid), folder), "UID COPY")
+        await self._ok(imap.uid("store", str(uid), "+FLAGS.SILENT (\\Deleted)"), "UID STORE")
+        if imap.has_capability("UIDPLUS"):
+            await self._ok(imap.uid("expunge", str(uid)), "UID EXPUNGE")

@@ -1,0 +1,396 @@
+"""Real mail servers on loopback for the e-mail tests and the benchmark.
+
+* :class:`Dovecot`: a real Dovecot (IMAP with IDLE, STARTTLS and implicit
+  TLS, plus LMTP to put mail in) in a temporary folder, with a pool of
+  passwd-file users so every test gets a mailbox of its own. Nothing is
+  installed here: ``dovecot-imapd`` and ``dovecot-lmtpd`` come from the
+  system (``.ci/run`` installs them). See ``/work/shared/spec/mail-test-servers.md``.
+* :class:`CaptureSmtp`: an aiosmtpd server recording what it is sent, told
+  to refuse the next N messages with 451 when a test wants it.
+* :class:`CuttingProxy`: a TCP proxy between an IMAP client and Dovecot that
+  can cut the connection in the middle of a FETCH response.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import signal
+import smtplib
+import socket
+import ssl
+import subprocess
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from aiosmtpd.controller import Controller
+
+from bot.config import ImapConfig, SmtpConfig
+
+__all__ = [
+    "CaptureSmtp",
+    "Captured",
+    "CuttingProxy",
+    "Dovecot",
+    "MailUser",
+    "free_port",
+    "make_certificate",
+]
+
+NOBODY = 65534  # Dovecot refuses uid 0 for mail users; see the shared spec
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def make_certificate(folder: Path) -> tuple[Path, Path]:
+    """A self-signed certificate for 127.0.0.1 and localhost: ``(cert, key)``."""
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2"]
+        + ["-keyout", str(key), "-out", str(cert), "-subj", "/CN=localhost"]
+        + ["-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"],
+        check=True,
+        capture_output=True,
+    )
+    return cert, key
+
+
+@dataclass(frozen=True)
+class MailUser:
+    name: str
+    password: str
+    home: Path
+
+    @property
+    def maildir(self) -> Path:
+        return self.home / "Maildir"
+
+    @property
+    def address(self) -> str:
+        return f"{self.name}@example.org"
+
+    def files(self, folder: str = "INBOX") -> list[Path]:
+        """Message files of a folder (Maildir ``new`` and ``cur``)."""
+        base = self.maildir if folder == "INBOX" else self.maildir / f".{folder}"
+        return sorted(p for sub in ("new", "cur") for p in (base / sub).glob("*") if p.is_file())
+
+
+class Dovecot:
+    """A Dovecot server for one test session; call :meth:`start`, then :meth:`stop`."""
+
+    def __init__(self, users: int = 60) -> None:
+        self.root = Path(tempfile.mkdtemp(prefix="dragonball-dovecot-"))
+        self.root.chmod(0o755)  # Dovecot's unprivileged processes must enter it
+        self.imap_port, self.imaps_port, self.lmtp_port = free_port(), free_port(), free_port()
+        self.cert, self.key = make_certificate(self.root)
+        self._users = [
+            MailUser(f"judge{n}", f"secret{n}", self.root / "mail" / f"judge{n}")
+            for n in range(users)
+        ]
+        self._next = 0
+        self._process: subprocess.Popen[bytes] | None = None
+
+    def _config(self) -> str:
+        root = self.root
+        return f"""
+protocols = imap lmtp
+listen = 127.0.0.1
+base_dir = {root}/run
+state_dir = {root}/state
+log_path = {root}/dovecot.log
+ssl = yes
+ssl_cert = <{self.cert}
+ssl_key = <{self.key}
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+first_valid_uid = 500
+mail_location = maildir:~/Maildir
+passdb {{
+  driver = passwd-file
+  args = scheme=PLAIN username_format=%n {root}/users
+}}
+userdb {{
+  driver = passwd-file
+  args = username_format=%n {root}/users
+}}
+service anvil {{
+  chroot =
+}}
+service imap-login {{
+  chroot =
+  inet_listener imap {{
+    address = 127.0.0.1
+    port = {self.imap_port}
+  }}
+  inet_listener imaps {{
+    address = 127.0.0.1
+    port = {self.imaps_port}
+  }}
+}}
+service lmtp {{
+  inet_listener lmtp {{
+    address = 127.0.0.1
+    port = {self.lmtp_port}
+  }}
+}}
+"""
+
+    def start(self) -> None:
+        lines = []
+        for user in self._users:
+            user.home.mkdir(parents=True)
+            os.chown(user.home, NOBODY, NOBODY)
+            lines.append(f"{user.name}:{{PLAIN}}{user.password}:{NOBODY}:{NOBODY}::{user.home}::")
+        (self.root / "users").write_text("\n".join(lines) + "\n")
+        (self.root / "dovecot.conf").write_text(self._config())
+        self._process = subprocess.Popen(
+            ["dovecot", "-c", str(self.root / "dovecot.conf"), "-F"],
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            if self._process.poll() is not None:
+                raise RuntimeError(f"dovecot exited: {self.log()[-2000:]}")
+            if all(_listening(port) for port in (self.imap_port, self.imaps_port, self.lmtp_port)):
+                return
+            time.sleep(0.02)
+        raise RuntimeError(f"dovecot did not start: {self.log()[-2000:]}")
+
+    def stop(self) -> None:
+        process, self._process = self._process, None
+        try:
+            if process is not None and process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)  # the master and its imap children
+                try:
+                    process.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    os.killpg(process.pid, signal.SIGKILL)
+                    process.wait(timeout=10)
+        finally:
+            if process is not None and process.stderr is not None:
+                process.stderr.close()
+            shutil.rmtree(self.root, ignore_errors=True)
+
+    def log(self) -> str:
+        path = self.root / "dovecot.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+    def new_user(self) -> MailUser:
+        """A mailbox nobody used before in this session."""
+        if self._next >= len(self._users):
+            raise RuntimeError("the Dovecot user pool is exhausted; raise Dovecot(users=...)")
+        user = self._users[self._next]
+        self._next += 1
+        return user
+
+    def deliver(self, user: MailUser, raw: bytes) -> None:
+        """Put a message into ``user``'s INBOX through LMTP, as a mail server would."""
+        with smtplib.LMTP("127.0.0.1", self.lmtp_port) as lmtp:
+            lmtp.sendmail("player@example.ru", [user.name], raw)
+
+    def imap_config(
+        self,
+        user: MailUser,
+        *,
+        security: str = "none",
+        port: int | None = None,
+        processed_folder: str = "Processed",
+        poll_interval: float = 60.0,
+        idle_renew: float = 1740.0,
+    ) -> ImapConfig:
+        """``[imap]`` settings for reading ``user``'s mailbox (``port``: e.g. a proxy)."""
+        default_port = self.imaps_port if security == "tls" else self.imap_port
+        return ImapConfig.model_validate(
+            {
+                "enabled": True,
+                "host": "127.0.0.1",
+                "port": port or default_port,
+                "security": security,
+                "username": user.name,
+                "password": user.password,
+                "processed_folder": processed_folder,
+                "poll_interval_seconds": poll_interval,
+                "idle_renew_seconds": idle_renew,
+            }
+        )
+
+    def client_context(self) -> ssl.SSLContext:
+        """A client TLS context that trusts this server's certificate."""
+        return ssl.create_default_context(cafile=str(self.cert))
+
+
+def _listening(port: int) -> bool:
+    with socket.socket() as sock:
+        sock.settimeout(0.2)
+        return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
+# ---------------------------------------------------------------- SMTP
+
+
+@dataclass(frozen=True)
+class Captured:
+    mail_from: str
+    rcpt_tos: tuple[str, ...]
+    data: bytes
+
+
+@dataclass
+class _Handler:
+    refuse: int = 0  # refuse this many of the next messages with 451
+    attempts: int = 0
+    messages: list[Captured] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        with self.lock:
+            self.attempts += 1
+            if self.refuse > 0:
+                self.refuse -= 1
+                return "451 4.3.0 Temporary failure, try again later"
+            data = envelope.original_content or envelope.content
+            self.messages.append(
+                Captured(envelope.mail_from, tuple(envelope.rcpt_tos), bytes(data))
+            )
+        return "250 2.0.0 OK"
+
+    async def handle_RCPT(
+        self, server: Any, session: Any, envelope: Any, address: str, options: list[str]
+    ) -> str:
+        if address.startswith("nobody@"):
+            return "550 5.1.1 No such user"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+
+class CaptureSmtp:
+    """An SMTP server (aiosmtpd, its own thread) that records the mail it gets.
+
+    ``nobody@…`` recipients are refused with 550; :meth:`refuse_next` makes it
+    answer the next messages with 451.
+    """
+
+    def __init__(
+        self, *, tls: ssl.SSLContext | None = None, starttls: ssl.SSLContext | None = None
+    ) -> None:
+        self.port = free_port()
+        self._handler = _Handler()
+        kwargs: dict[str, Any] = {}
+        if starttls is not None:
+            kwargs["tls_context"] = starttls
+        self._controller = Controller(
+            self._handler, hostname="127.0.0.1", port=self.port, ssl_context=tls, **kwargs
+        )
+
+    def start(self) -> None:
+        self._controller.start()
+
+    def smtp_config(self, *, security: str = "none") -> SmtpConfig:
+        """``[smtp]`` settings for sending through this server."""
+        return SmtpConfig.model_validate(
+            {
+                "enabled": True,
+                "host": "127.0.0.1",
+                "port": self.port,
+                "security": security,
+                "from_address": "judge@example.org",
+            }
+        )
+
+    def stop(self) -> None:
+        self._controller.stop()
+
+    def refuse_next(self, count: int) -> None:
+        with self._handler.lock:
+            self._handler.refuse = count
+
+    @property
+    def attempts(self) -> int:
+        with self._handler.lock:
+            return self._handler.attempts
+
+    @property
+    def messages(self) -> list[Captured]:
+        with self._handler.lock:
+            return list(self._handler.messages)
+
+    async def wait_for(self, count: int, timeout: float = 10.0) -> list[Captured]:
+        """Wait until ``count`` messages arrived; returns them all."""
+        deadline = time.monotonic() + timeout
+        while len(self.messages) < count:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{len(self.messages)} of {count} messages arrived")
+            await asyncio.sleep(0.005)
+        return self.messages
+
+
+# ---------------------------------------------------------------- proxy
+
+
+class CuttingProxy:
+    """TCP proxy to ``127.0.0.1:upstream`` that can cut a FETCH response short."""
+
+    def __init__(self, upstream: int) -> None:
+        self.upstream = upstream
+        self.port = 0
+        self.connections = 0
+        self.cuts = 0
+        self._cut_after: int | None = None
+        self._server: asyncio.Server | None = None
+        self._writers: set[asyncio.StreamWriter] = set()
+
+    async def start(self) -> None:
+        self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        self.port = self._server.sockets[0].getsockname()[1]
+
+    async def stop(self) -> None:
+        for writer in list(self._writers):
+            writer.close()
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+
+    def cut_next_fetch(self, after_bytes: int) -> None:
+        """Cut the connection ``after_bytes`` into the next message body sent."""
+        self._cut_after = after_bytes
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections += 1
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.upstream)
+        self._writers |= {writer, up_writer}
+        tasks = [
+            asyncio.create_task(self._pipe(reader, up_writer, cut=False)),
+            asyncio.create_task(self._pipe(up_reader, writer, cut=True)),
+        ]
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        for task in tasks:
+            task.cancel()
+        for each in (writer, up_writer):
+            each.close()
+            self._writers.discard(each)
+
+    async def _pipe(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, *, cut: bool
+    ) -> None:
+        while data := await reader.read(65536):
+            start = data.find(b"BODY[] {") if cut and self._cut_after is not None else -1
+            if start >= 0:
+                assert self._cut_after is not None
+                writer.write(data[: start + self._cut_after])
+                await writer.drain()
+                self._cut_after = None
+                self.cuts += 1
+                return
+            writer.write(data)
+            await writer.drain()
