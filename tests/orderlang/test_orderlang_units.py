@@ -247,3 +247,22 @@ def test_team_named_like_a_side_word_is_printed_so_that_it_reads_back() -> None:
     assert "Команда Правые" in text
     again = parse_message(text, state=state, ruleset=RULESET, side=None, check_legality=False)
     assert again.ok and again.orders == orders
+
+
+def test_the_package_imports_no_storage_and_no_network() -> None:
+    import ast
+    import sys
+    from pathlib import Path
+
+    allowed = {"engine", "lark", "__future__"} | set(sys.stdlib_module_names)
+    network = {"socket", "ssl", "http", "urllib", "asyncio", "smtplib", "imaplib", "email"}
+    package = Path(__file__).parents[2] / "bot" / "orderlang"
+    for path in package.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                roots = {a.name.split(".")[0] for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                roots = {node.module.split(".")[0]}
+            else:
+                continue
+            assert roots <= allowed - network, (path.name, roots)
