@@ -33,6 +33,12 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Message refused: it carries no player pass phrase (or no verified DKIM signature). "
         "If you did not write it, tell a game master.",
     ),
+    "mail_too_large": (
+        "Письмо слишком большое (предел {limit} байт) и не прочитано. "
+        "Пришлите приказы коротким письмом, без вложений.",
+        "Your message is too large (the limit is {limit} bytes) and was not read. "
+        "Send your orders in a short message without attachments.",
+    ),
     "unknown_command": (
         "Неизвестная команда /{command}. Список команд: /help",
         "Unknown command /{command}. Commands: /help",

@@ -119,6 +119,12 @@ def process(tx: Tx, msg: Inbound, inbound_id: int) -> tuple[Outcome, Actor]:
 def _dispatch(
     tx: Tx, msg: Inbound, actor: Actor, cmd: commands.Command | None, inbound_id: int
 ) -> Outcome:
+    # The e-mail adapter's verdicts: robots and rate-limited senders are stored, never
+    # answered; an oversized message is refused unread (the answer says why).
+    if msg.meta.get("ignore"):
+        return Outcome("raw", {"text": ""}, status="ignored")
+    if msg.meta.get("refuse") == "too_large":
+        return Outcome("mail_too_large", {"limit": msg.meta.get("limit", "?")}, status="refused")
     if msg.channel == "email" and not msg.authenticated and not (cmd and cmd.name == "start"):
         return Outcome("unauthenticated", status="refused")
     if actor.member is None and not actor.trusted:
