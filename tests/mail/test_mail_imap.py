@@ -115,9 +115,9 @@ async def test_idle_picks_up_new_mail(dovecot: Dovecot, mailbox: MailUser) -> No
 
     async def check() -> None:
         await until(lambda: inbound.connections == 1)
-        for n in range(2):
-            dovecot.deliver(mailbox, _mail(n))
-            await until(lambda: len(sink.mails) == n + 1)
+        for count in (1, 2):
+            dovecot.deliver(mailbox, _mail(count))
+            await until(lambda: len(sink.mails) == count)  # noqa: B023 (awaited in the loop)
 
     await running(inbound, check)
     assert inbound.errors == 0
@@ -149,7 +149,9 @@ async def test_polling_without_idle(dovecot: Dovecot, mailbox: MailUser) -> None
     await running(inbound, check)
 
 
-async def test_failing_sink_leaves_the_message_for_later(dovecot: Dovecot, mailbox: MailUser) -> None:
+async def test_failing_sink_leaves_the_message_for_later(
+    dovecot: Dovecot, mailbox: MailUser
+) -> None:
     dovecot.deliver(mailbox, _mail(1))
     sink = Sink(fail=1)
     inbound = ImapInbound(dovecot.imap_config(mailbox), sink, backoff_initial=0.05)
@@ -186,7 +188,9 @@ async def test_connection_dropped_in_the_middle_of_a_fetch(
     assert len(mailbox.files("Processed")) == 1
 
 
-async def test_oversized_message_is_fetched_as_header_only(dovecot: Dovecot, mailbox: MailUser) -> None:
+async def test_oversized_message_is_fetched_as_header_only(
+    dovecot: Dovecot, mailbox: MailUser
+) -> None:
     dovecot.deliver(mailbox, raw_mail("x" * 20_000, message_id="<huge@example.ru>"))
     sink = Sink()
     inbound = ImapInbound(dovecot.imap_config(mailbox), sink, max_message_bytes=5_000)
