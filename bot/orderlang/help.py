@@ -21,7 +21,7 @@ HELP_RU: Final = """\
 Т2 Иванов: 58 в2
 Дракон (все такты): стоять
 
-• Полёт: клетка и высота — «57 в2», «57/2», «57 высота 2». Действие (одно): пас, ловить, отнять.
+• Полёт: клетка и высота — «57 в2», «57/2», «57 высота 2»; или «на месте». Действие (одно): пас, ловить, отнять.
 • Мяч: цветом или названием (красный, перцовый, red). Заклинание — после паса, контрзаклинание — после «ловить».
 • Такт: строка «Такт 2» для следующих строк или «т2» в начале строки; «все такты», «т1-3». Без такта — ближайший несыгранный такт.
 • Вернувшийся из больничного крыла: «Сидоров: вылет 16 в1» на такт вылета.
@@ -42,7 +42,7 @@ Tick 2
 t2 Ivanov: 58 h2
 Dragon all: stay
 
-• Flight: a cell and a height — “57 h2”, “57/2”, “57 height 2”. One action: pass, catch, steal.
+• Flight: a cell and a height — “57 h2”, “57/2”, “57 height 2”; or “stay”. One action: pass, catch, steal.
 • Ball: by colour or name (red, перцовый). The spell follows a pass, the counter-spell a catch.
 • Tick: a “Tick 2” line for the lines below it, or “t2” at the start of a line; “all ticks”, “t1-3”. No tick: the next tick to be played.
 • Back from the hospital wing: “Sidorov: launch 16 h1” for the launch tick.

@@ -48,6 +48,10 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "Не указан полёт: сначала клетка и высота (например «57 в2»), потом действие.",
         "No flight: first a cell and a height (e.g. “57 h2”), then the action.",
     ),
+    "stay_unknown": (
+        "Неизвестно, где {name} будет к такту {tick}: напишите клетку и высоту.",
+        "Where {name} will be by tick {tick} is unknown: write the cell and height.",
+    ),
     "dragon_conflict": (
         "Противоречивый приказ дракону: «{a}» и «{b}» сразу.",
         "Contradictory dragon order: “{a}” and “{b}” at once.",

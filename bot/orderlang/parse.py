@@ -106,7 +106,7 @@ def _parse(
             message("too_large", lang, size=size, limit=MAX_MESSAGE_BYTES), "too_large",
         )  # fmt: skip
         return ParseResult(errors=(err,))
-    resolver = Resolver(state, ruleset, side, lang, controllable, dragon_allowed)
+    resolver = Resolver(state, ruleset, side, lang, controllable, dragon_allowed, on_file)
     syntax_errors: list[OrderError] = []
     for number, raw in enumerate(split_lines(text), start=1):
         line = parse_line(number, raw)

@@ -24,6 +24,7 @@ from engine.orders import (
     Pass,
     Penalty,
     PlayerOrder,
+    RoundOrders,
     Steal,
     Substitution,
 )
@@ -99,8 +100,10 @@ class Resolver:
         lang: str,
         controllable: frozenset[int] | None,
         dragon_allowed: bool,
+        on_file: RoundOrders | None = None,
     ) -> None:
         self.state = state
+        self.on_file = on_file or RoundOrders()
         self.ruleset = ruleset
         self.side = side
         self.lang = lang
@@ -380,13 +383,13 @@ class Resolver:
         assert ticks is not None
         if node.flight is None:
             raise self.error("syntax", "no_flight", span)
-        flight = self._flight(node.flight)
+        where = node.flight
+        flight = self._flight(where) if isinstance(where, Flight) else None
         action = self._action(player, node.action)
         keys = []
         for tick in ticks:
-            order = PlayerOrder(
-                player.side, player.number, tick, flight[0], flight[1], action, description
-            )
+            cell, height = flight or self._stay(player, tick, (where.start, where.end))
+            order = PlayerOrder(player.side, player.number, tick, cell, height, action, description)
             key = (player.side, player.number, tick)
             self._replace_player(key, order)
             parts = {"all": span, "flight": (node.flight.start, node.flight.end)}
@@ -409,6 +412,17 @@ class Resolver:
         self.players[key] = order
         self.line_of[order] = self._line.number if line is None else line
         self.spans[order] = spans
+
+    def _stay(self, player: PlayerState, tick: int, span: Span) -> tuple[int, int]:
+        """Where a player ordered to stay will be: after his previous tick's
+        order (this message's, else the one on file), or where he is now."""
+        key = (player.side, player.number, tick - 1)
+        before = self.players.get(key) or self.on_file.player_order(*key)
+        if before is not None:
+            return before.cell, before.height
+        if tick == self.state.tick + 1 and player.cell is not None and player.height is not None:
+            return player.cell, player.height
+        raise self.error("syntax", "stay_unknown", span, name=player.name, tick=tick)
 
     def _flight(self, f: Flight) -> tuple[int, int]:
         if f.height is None:

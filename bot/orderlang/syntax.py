@@ -160,7 +160,7 @@ class TeamHeader:
 class PlayerLine:
     ticks: tuple[Ticks, ...]
     subject: Ref
-    flight: Flight | None
+    flight: Flight | Word | None  # a STAY word: where he is
     action: Action | None
     clear: bool
     end: int
@@ -276,6 +276,9 @@ def tokenize(text: str) -> list[Word]:
                     out.append(Word.make(part_kind, part, pos, pos + len(part)))
                     pos += len(part) + 1
                 continue
+        if word_kind == "STAY" and out and out[-1].kind == "TO":
+            out[-1] = Word.make("STAY", word, out[-1].start, m.end())  # "на месте"
+            continue
         out.append(Word.make(word_kind or "WORD", word, m.start(), m.end()))
     return out
 
@@ -390,10 +393,12 @@ class _ToNodes(Transformer[Token, Any]):
         ws = _words(items)
         return StealAct(_ref(items[1:]), ws[0].start, ws[-1].end)
 
-    def pbody(self, items: list[Any]) -> tuple[Flight | None, Action | None, bool]:
+    def pbody(self, items: list[Any]) -> tuple[Flight | Word | None, Action | None, bool]:
         flight = next((i for i in items if isinstance(i, Flight)), None)
+        stay = next((i for i in items if isinstance(i, Word) and i.kind == "STAY"), None)
         action = next((i for i in items if isinstance(i, PassAct | CatchAct | StealAct)), None)
-        return flight, action, flight is None and action is None
+        clear = any(isinstance(i, Word) and i.kind == "CLEAR" for i in items)
+        return flight or stay, action, clear
 
     def player_line(self, items: list[Any]) -> PlayerLine:
         subject = next(i for i in items if isinstance(i, Ref))
