@@ -127,8 +127,10 @@ KEYWORDS: Final[dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
 FILLERS: Final[frozenset[str]] = frozenset(
     (
         "мяч", "мяча", "мячом", "мячик", "у", "от", "с", "со", "и", "а", "затем", "потом",
-        "игрок", "игрока", "номер", "приказ", "приказы",
+        "игрок", "игрока", "номер", "приказ", "приказы", "повернуть", "поворот", "лететь",
+        "летит", "летим", "лечу",
         "ball", "the", "a", "from", "at", "with", "and", "then", "player", "no", "of", "orders",
+        "it", "turn", "go", "goes", "fly", "flies",
     )
 )  # fmt: skip
 
