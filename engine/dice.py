@@ -9,11 +9,13 @@ probability it tested and the roll.
 from __future__ import annotations
 
 import hashlib
+import struct
 from typing import Final, TypeVar
 
 T = TypeVar("T")
 
 _SCALE: Final = 1.0 / (1 << 53)
+_WORDS: Final = struct.Struct(">4Q")
 
 
 def seed_bytes(seed: str | int | bytes) -> bytes:
@@ -56,8 +58,9 @@ class Dice:
     def _refill(self) -> None:
         digest = hashlib.sha256(self._seed + self._block.to_bytes(8, "big")).digest()
         self._block += 1
-        # Four 53-bit draws per digest, taken from 64-bit words.
-        self._buffer = [int.from_bytes(digest[i : i + 8], "big") >> 11 for i in range(24, -1, -8)]
+        # Four 53-bit draws per digest, taken from 64-bit words (popped from
+        # the end, so the first word is drawn first).
+        self._buffer = [word >> 11 for word in reversed(_WORDS.unpack(digest))]
 
     def uniform(self) -> float:
         """The next draw, uniform in [0, 1), exact to 53 bits."""

@@ -30,7 +30,7 @@ def random_policy(
     state: MatchState, ruleset: Ruleset, side: Side, seed: str | int | bytes
 ) -> RoundOrders:
     """Any legal flight and action, picked at random; fire now and then."""
-    return random_orders(state, ruleset, side, Dice(derive_seed(seed, f"random/{side}")))
+    return random_orders(state, ruleset, side, _dice(seed, f"random/{side}"))
 
 
 def greedy_policy(
@@ -38,7 +38,12 @@ def greedy_policy(
 ) -> RoundOrders:
     """Chase free balls, carry them to the enemy dragon and shoot; the dragon
     keeps moving and fires at opponents in its cone."""
-    return greedy_orders(state, ruleset, side, Dice(derive_seed(seed, f"greedy/{side}")))
+    return greedy_orders(state, ruleset, side, _dice(seed, f"greedy/{side}"))
+
+
+def _dice(seed: str | int | bytes, label: str) -> Dice:
+    # Dice(derive_seed(seed, label)), without parsing the hex seed again.
+    return Dice(bytes.fromhex(derive_seed(seed, label)))
 
 
 POLICIES: Final[dict[str, Policy]] = {"random": random_policy, "greedy": greedy_policy}

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .dice import Dice, derive_seed
+from .dice import Dice, derive_seed, seed_bytes
 from .events import Event
 from .orders import RoundOrders
 from .resolution.context import OrderIndex
@@ -36,6 +36,12 @@ def tick_seed(seed: str | int | bytes, round_: int, tick: int) -> str:
     return derive_seed(seed, f"round{round_}/tick{tick}")
 
 
+def _tick_dice(base: bytes, round_: int, tick: int) -> Dice:
+    # The same stream as Dice(tick_seed(...)): a 64-digit hex seed reads as
+    # its bytes; handing the bytes over skips parsing the hex again.
+    return Dice(bytes.fromhex(derive_seed(base, f"round{round_}/tick{tick}")))
+
+
 def resolve_round(
     state: MatchState,
     orders: RoundOrders,
@@ -55,8 +61,9 @@ def resolve_round(
     index = OrderIndex(orders)
     events: list[Event] = []
     states: list[MatchState] = []
+    base = seed_bytes(seed)
     for _ in range(count):
-        dice = Dice(tick_seed(seed, work.round, work.tick + 1))
+        dice = _tick_dice(base, work.round, work.tick + 1)
         round_before = work.round
         run_tick(work, index, ruleset, dice, events)
         states.append(freeze(work))
@@ -81,7 +88,7 @@ def resolve_tick(
     work = thaw(state, ruleset)
     events: list[Event] = []
     if dice is None:
-        dice = Dice(tick_seed(seed, state.round, state.tick + 1))
+        dice = _tick_dice(seed_bytes(seed), state.round, state.tick + 1)
     run_tick(work, OrderIndex(orders), ruleset, dice, events)
     final = freeze(work)
     return RoundResult(final, tuple(events), (final,))

@@ -113,13 +113,14 @@ def simulate_match(
     history: list[RoundRecord] = []
     while not state.ended:
         round_seed = derive_seed(seed, f"round{state.round}")
-        policy_seed = derive_seed(round_seed, "policy")
+        # bytes.fromhex(x) is the seed x means; passing bytes skips re-parsing.
+        policy_seed = bytes.fromhex(derive_seed(bytes.fromhex(round_seed), "policy"))
         a = left(state, ruleset, "left", policy_seed)
         b = right(state, ruleset, "right", policy_seed)
         orders = RoundOrders(players=a.players + b.players, dragons=a.dragons + b.dragons)
         if record:
             history.append(RoundRecord(state.round, round_seed, orders))
-        result = resolve_round(state, orders, ruleset, round_seed)
+        result = resolve_round(state, orders, ruleset, bytes.fromhex(round_seed))
         if on_round is not None:
             on_round(result)
         seeds.append(round_seed)

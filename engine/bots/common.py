@@ -4,8 +4,10 @@ moves, and a planner that keeps each player's orders legal tick by tick
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from typing import TypeVar
 
 from ..dice import Dice
 from ..geometry import Direction, Side
@@ -33,6 +35,7 @@ __all__ = [
     "flight_cells",
 ]
 
+T = TypeVar("T")
 LASTING = ("daze", "sneeze")
 
 PHRASES: dict[str, tuple[str, ...]] = {
@@ -48,9 +51,15 @@ PHRASES: dict[str, tuple[str, ...]] = {
 }
 
 
+@cache
 def flight_cells(cell: int) -> tuple[int, ...]:
     """The cells a player can fly to in a tick: his own and its neighbours."""
     return (cell,) + tuple(c for c in NEXT[cell] if c)
+
+
+@cache
+def _heights_from(heights: tuple[int, ...], step: int, height: int) -> tuple[int, ...]:
+    return tuple(h for h in heights if abs(h - height) <= step)
 
 
 @cache
@@ -63,16 +72,17 @@ def cells_within(cell: int, low: int, high: int) -> tuple[int, ...]:
 MOVES: tuple[DragonMove, ...] = ("forward", "left", "right")
 
 
+@cache
 def dragon_moves(
     side: Side, head: int, facing: Direction
-) -> list[tuple[DragonMove, int, Direction]]:
+) -> tuple[tuple[DragonMove, int, Direction], ...]:
     """The legal (move, head, facing) of a dragon, ``stay`` first."""
     out: list[tuple[DragonMove, int, Direction]] = [("stay", head, facing)]
     for move in MOVES:
         after = dragon_after(head, facing, move)
         if after is not None and dragon_cells_problem(side, (after[0], after[2], after[3])) is None:
             out.append((move, after[0], after[1]))
-    return out
+    return tuple(out)
 
 
 @dataclass(slots=True)
@@ -115,9 +125,11 @@ class Team:
         self.side = side
         self.foe: Side = other_side(side)
         self.dice = dice
+        self.heights = rules.heights
         self.first_tick = state.tick + 1
         self.ticks = range(self.first_tick, rules.ticks_per_round + 1)
         self.enchant_left = state.team(side).enchanted_left
+        self._quiet = 1 + int(dice.uniform() * 4)
         self.plans: list[PlayerPlan] = []
         for p in state.team_players(side):
             if p.status == "active" and p.cell is not None:
@@ -163,16 +175,21 @@ class Team:
     def chance(self, p: float) -> bool:
         return self.dice.uniform() < p
 
-    def phrase(self, key: str, p: float = 0.3) -> str:
-        """A short Russian description now and then."""
-        if self.dice.uniform() >= p:
-            return ""
-        return self.dice.pick(PHRASES[key])[1]
+    def pick(self, items: Sequence[T]) -> T:
+        """A fair pick, as Dice.pick draws it (inlined: policies draw a lot)."""
+        n = len(items)
+        return items[min(int(self.dice.uniform() * n), n - 1)]
 
-    def heights_from(self, height: int) -> list[int]:
-        r = self.rules
-        step = r.player_height_step
-        return [h for h in r.heights if abs(h - height) <= step]
+    def phrase(self, key: str) -> str:
+        """A short Russian description now and then: every 2nd to 5th order."""
+        self._quiet -= 1
+        if self._quiet > 0:
+            return ""
+        self._quiet = 2 + int(self.dice.uniform() * 4)
+        return self.pick(PHRASES[key])
+
+    def heights_from(self, height: int) -> tuple[int, ...]:
+        return _heights_from(self.heights, self.rules.player_height_step, height)
 
     def order(
         self,

@@ -116,15 +116,22 @@ class _Greedy:
         target_cell, target_height = self._target(plan)
         heights = self.team.heights_from(plan.height)
         height = min(heights, key=lambda h: (abs(h - target_height), h))
-        best: tuple[int, int] | None = None
-        best_key: tuple[int, int, int] | None = None
+        # The cell nearest the target, at the height nearest his wish, out of
+        # harm's way and not where a team-mate is going (a collision).
+        best = (plan.cell, plan.height)
+        best_key = (9, 0, 0)
+        row = DIST[target_cell]
+        hazard, own_body, own_height = self.hazard, self.own_body, self.own_height
         for c in flight_cells(plan.cell):
-            for h in (height, *heights):
-                bad = c in self.hazard or (c in self.own_body and h == self.own_height)
-                key = (int(bad) + int((c, h) in taken) * 2, DIST[c][target_cell], abs(h - height))
-                if best_key is None or key < best_key:
+            near = row[c]
+            unsafe = c in hazard
+            for h in heights:
+                penalty = 1 if unsafe or (h == own_height and c in own_body) else 0
+                if (c, h) in taken:
+                    penalty += 2
+                key = (penalty, near, abs(h - height))
+                if key < best_key:
                     best, best_key = (c, h), key
-        assert best is not None
         kind = "up" if best[1] > plan.height else "down" if best[1] < plan.height else "fly"
         if best[0] == plan.cell and best[1] == plan.height:
             kind = "stay"

@@ -26,39 +26,40 @@ def random_orders(state: MatchState, rules: Ruleset, side: Side, dice: Dice) -> 
 def _player(team: Team, plan: PlayerPlan, tick: int) -> None:
     rules = team.rules
     dice = team.dice
+    heights = rules.heights
     if plan.launching_at is not None:
         if tick != plan.launching_at:
             return
         plan.launching_at = None
-        cell = dice.pick(rules.reentry(plan.player.side))[1]
-        height = dice.pick(rules.heights)[1]
+        cell = team.pick(rules.reentry(plan.player.side))
+        height = team.pick(heights)
         action: Action | None = Catch() if team.chance(0.5) else None
         team.order(plan, tick, cell, height, action, team.phrase("launch"))
         return
     if plan.cell is None or plan.height is None:
         return
-    cell = dice.pick(flight_cells(plan.cell))[1]
-    height = dice.pick(team.heights_from(plan.height))[1]
+    cell = team.pick(flight_cells(plan.cell))
+    height = team.pick(team.heights_from(plan.height))
     r = dice.uniform()
     action = None
     key = "up" if height > plan.height else "down" if height < plan.height else "fly"
     if plan.held and r < 0.35:
-        ball = dice.pick(plan.held)[1]
-        target = dice.pick(cells_within(cell, rules.pass_min_distance, rules.pass_range(ball)))[1]
+        ball = team.pick(plan.held)
+        target = team.pick(cells_within(cell, rules.pass_min_distance, rules.pass_range(ball)))
         spell = None
         if team.enchant_left > 0 and team.chance(0.15):
-            spell = dice.pick(rules.spell_names)[1]
+            spell = team.pick(rules.spell_names)
             team.enchant_left -= 1
-        action = Pass(ball, target, dice.pick(rules.heights)[1], spell)
+        action = Pass(ball, target, team.pick(heights), spell)
         key = "pass"
     elif r < 0.75 and team.can_take_more(plan):
-        counter = dice.pick(rules.counter_names)[1] if team.chance(0.2) else None
+        counter = team.pick(rules.counter_names) if team.chance(0.2) else None
         action = Catch(None, counter)
         key = "catch"
     elif r < 0.9:
         targets = team.steal_targets(plan, cell, tick)
         if targets:
-            action = Steal(dice.pick(targets)[1].number)
+            action = Steal(team.pick(targets).number)
             key = "steal"
     team.order(plan, tick, cell, height, action, team.phrase(key))
 
@@ -69,8 +70,8 @@ def _dragon(team: Team, tick: int) -> None:
     move: DragonMove = "stay"
     head, facing, h_step = d.head, d.facing, 0
     if not d.paralysed:
-        move, head, facing = dice.pick(dragon_moves(team.side, d.head, d.facing))[1]
-        h_step = dice.pick(team.dragon_height_steps())[1]
+        move, head, facing = team.pick(dragon_moves(team.side, d.head, d.facing))
+        h_step = team.pick(team.dragon_height_steps())
     fire: FireKind | None = None
     if d.can_fire:
         r = dice.uniform()

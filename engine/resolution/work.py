@@ -39,6 +39,7 @@ class WPlayer:
         "return_round",
         "swallowed_by",
         "ref",
+        "frozen",
         # per tick
         "order",
         "held_on",
@@ -60,6 +61,7 @@ class WPlayer:
         self.return_round = p.return_round
         self.swallowed_by = p.swallowed_by
         self.ref = PlayerRef(p.side, p.number)
+        self.frozen = p  # reused by freeze while nothing changes
         self.order: PlayerOrder | None = None
         self.held_on = False
         self.out_this_tick = False
@@ -87,6 +89,7 @@ class WBall:
         "spell",
         "enchanted_by",
         "swallowed_by",
+        "frozen",
         # per tick
         "catchable",
         "released",
@@ -106,6 +109,7 @@ class WBall:
         self.spell = b.spell
         self.enchanted_by = b.enchanted_by
         self.swallowed_by = b.swallowed_by
+        self.frozen = b
         self.catchable = False
         self.released = False
         self.passed = False
@@ -158,9 +162,10 @@ class WDragon:
 
 
 class WTeam:
-    __slots__ = ("side", "name", "score", "enchanted_left", "warnings")
+    __slots__ = ("side", "name", "score", "enchanted_left", "warnings", "frozen")
 
     def __init__(self, t: TeamState) -> None:
+        self.frozen = t
         self.side: Side = t.side
         self.name = t.name
         self.score = t.score
@@ -242,58 +247,92 @@ def reset_tick_flags(w: Work) -> None:
 
 
 def freeze(w: Work) -> MatchState:
-    players = tuple(
-        PlayerState(
-            p.side,
-            p.number,
-            p.name,
-            p.status,
-            p.cell,
-            p.height,
-            tuple(b.name for b in p.balls),
-            p.return_round,
-            p.swallowed_by,
-        )
-        for p in w.players
-    )
-    balls = []
-    for b in w.balls:
-        holder = b.holder
-        if holder is not None:
-            balls.append(
-                BallState(b.name, b.status, holder.cell, holder.height, holder.ref, None, 0)
-            )
-        else:
-            balls.append(
-                BallState(
-                    b.name,
-                    b.status,
-                    b.cell,
-                    b.height,
-                    None,
-                    b.direction,
-                    b.pass_ticks_left,
-                    b.spell,
-                    b.enchanted_by,
-                    b.swallowed_by,
-                )
-            )
+    """The immutable state; objects that did not change are reused."""
     left, right = w.dragons
     return MatchState(
         ruleset=w.ruleset,
         round=w.round,
         tick=w.tick,
         teams=(_team(w.teams["left"]), _team(w.teams["right"])),
-        players=players,
-        balls=tuple(balls),
+        players=tuple([_player(p) for p in w.players]),
+        balls=tuple([_ball(b) for b in w.balls]),
         dragons=(_dragon(left), _dragon(right)),
         status=w.status,
         end_reason=w.end_reason,
     )
 
 
+def _player(p: WPlayer) -> PlayerState:
+    balls = tuple([b.name for b in p.balls]) if p.balls else ()
+    f = p.frozen
+    if (
+        f.cell == p.cell
+        and f.height == p.height
+        and f.status == p.status
+        and f.balls == balls
+        and f.return_round == p.return_round
+        and f.swallowed_by == p.swallowed_by
+    ):
+        return f
+    f = PlayerState(
+        p.side,
+        p.number,
+        p.name,
+        p.status,
+        p.cell,
+        p.height,
+        balls,
+        p.return_round,
+        p.swallowed_by,
+    )
+    p.frozen = f
+    return f
+
+
+def _ball(b: WBall) -> BallState:
+    holder = b.holder
+    f = b.frozen
+    if holder is not None:
+        if not (
+            f.status == "held"
+            and f.holder == holder.ref
+            and f.cell == holder.cell
+            and f.height == holder.height
+        ):
+            f = BallState(b.name, b.status, holder.cell, holder.height, holder.ref, None, 0)
+    elif not (
+        f.status == b.status
+        and f.holder is None
+        and f.cell == b.cell
+        and f.height == b.height
+        and f.direction == b.direction
+        and f.pass_ticks_left == b.pass_ticks_left
+        and f.spell == b.spell
+        and f.enchanted_by == b.enchanted_by
+        and f.swallowed_by == b.swallowed_by
+    ):
+        f = BallState(
+            b.name,
+            b.status,
+            b.cell,
+            b.height,
+            None,
+            b.direction,
+            b.pass_ticks_left,
+            b.spell,
+            b.enchanted_by,
+            b.swallowed_by,
+        )
+    b.frozen = f
+    return f
+
+
 def _team(t: WTeam) -> TeamState:
-    return TeamState(t.side, t.name, t.score, t.enchanted_left, t.warnings)
+    f = t.frozen
+    if f.score != t.score or f.enchanted_left != t.enchanted_left or f.warnings != t.warnings:
+        f = TeamState(t.side, t.name, t.score, t.enchanted_left, t.warnings)
+        t.frozen = f
+    return f
 
 
 def _dragon(d: WDragon) -> DragonState:
