@@ -33,6 +33,12 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Message refused: it carries no player pass phrase (or no verified DKIM signature). "
         "If you did not write it, tell a game master.",
     ),
+    "gm_alert_mail_failures": (
+        "Почта: {failures} письма с адреса {sender} без верного пароля за {minutes} мин "
+        "(последнее: {last}). Следующие письма с этого адреса сохраняются без ответа.",
+        "E-mail: {failures} messages from {sender} without the right pass phrase within "
+        "{minutes} min (last: {last}). Further ones from this address are stored unanswered.",
+    ),
     "mail_too_large": (
         "Письмо слишком большое (предел {limit} байт) и не прочитано. "
         "Пришлите приказы коротким письмом, без вложений.",
@@ -119,6 +125,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "orders_saved": (
         "Раунд {round}, приказы приняты (срок — {deadline}):",
         "Round {round}, orders accepted (due {deadline}):",
+    ),
+    "orders_none_found": (
+        "В сообщении нет приказов. Как их писать: /help",
+        "There are no orders in this message. How to write them: /help",
     ),
     "orders_none_saved": (
         "Раунд {round}: ни один приказ не принят.",

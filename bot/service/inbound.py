@@ -144,7 +144,13 @@ def _dispatch(
     status, text = ordering.submit(
         tx, actor, game.id, msg.text, message_id=inbound_id, replaces_message=replaces
     )
+    if status == "ignored" and not _in_group(msg):
+        status = "rejected"  # in a private chat or a letter the writer expects an answer
     return Outcome("raw", {"text": text}, status=status, game_id=game.id)
+
+
+def _in_group(msg: Inbound) -> bool:
+    return msg.channel == "telegram" and msg.chat is not None and msg.chat != msg.sender
 
 
 def answer(tx: Tx, msg: Inbound, actor: Actor, outcome: Outcome) -> tuple[str, list[int]]:

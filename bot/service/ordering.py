@@ -142,6 +142,9 @@ def submit(
             tx, game, order, state=state, ruleset=ruleset, author=author,
             message_id=message_id, member_id=member_id,
         )  # fmt: skip
+    if not (accepted or result.clears or result.errors or refused):
+        # Nothing here reads as orders: chatter in a team group, or a lost writer.
+        return "ignored", t("orders_none_found", lang)
     errors = format_errors(result.errors, lang)
     parts: list[str] = []
     deadline = format_time(rnd.deadline, game.timezone, lang)

@@ -180,6 +180,23 @@ class GameService:
 
         return await self._tx(check)
 
+    async def alert_game_masters(
+        self, key: str, game_id: int | None = None, **params: object
+    ) -> tuple[int, ...]:
+        """Queue the text ``key`` as a "gm_alert" to the masters of ``game_id``
+        (else the configured ones), each in his language; returns the outbox ids."""
+
+        def run(tx: Tx) -> tuple[int, ...]:
+            game = repo.get_game(tx.s, game_id) if game_id is not None else None
+            for dest in notify.gm_destinations(tx, game):
+                notify.queue(
+                    tx, dest, "gm_alert", t(key, dest.lang, **params), game=game,
+                    subject=t("subject_gm_alert", dest.lang),
+                )  # fmt: skip
+            return tuple(tx.queued)
+
+        return await self._tx(run)
+
     # ------------------------------------------------------------ game masters
     async def create_game(self, by: str = "cli", **options: Any) -> Reply:
         """Options: ruleset, title, timezone, deadlines, lang, players_per_team."""

@@ -41,7 +41,13 @@ class Table:
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     async def say(
-        self, user: int, text: str, *, chat: str | None = None, edit_of: str | None = None
+        self,
+        user: int,
+        text: str,
+        *,
+        chat: str | None = None,
+        edit_of: str | None = None,
+        external_id: str | None = None,
     ) -> Reply:
         """A Telegram message from ``user`` in his private chat (or ``chat``)."""
         n = next(self._ids)
@@ -49,7 +55,7 @@ class Table:
         return await self.service.receive(
             Inbound(
                 channel="telegram",
-                external_id=f"{where}:{n}",
+                external_id=external_id or f"{where}:{n}",
                 sender=str(user),
                 text=text,
                 raw=text.encode(),

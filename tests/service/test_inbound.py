@@ -1,0 +1,189 @@
+"""Messages in: redeliveries, strangers, e-mail trust, languages, edits,
+choosing the game, privacy, and bad input that must not break anything."""
+
+from __future__ import annotations
+
+import pytest
+from sqlmodel import col
+from support.service_table import GM, Table, make_table, orders_text, set_up_game
+
+from bot.service import ordering
+from storage.db import Database
+from storage.models import Game, InboundMessage, OrderRow
+
+
+async def test_a_redelivered_message_changes_nothing(table: Table) -> None:
+    text = orders_text(table.state(), "left")
+    first = await table.say(201, text, external_id="201:77")
+    outbox, orders = len(table.outbox()), len(table.rows(OrderRow))
+    again = await table.say(201, text, external_id="201:77")
+    assert first.status == "ok" and again.status == "duplicate"
+    assert (len(table.outbox()), len(table.rows(OrderRow))) == (outbox, orders)
+    assert again.outbox_ids == ()
+
+
+async def test_chatter_in_a_team_group_is_ignored_quietly(table: Table) -> None:
+    assert (await table.say(GM, "/linkchat left -100500")).status == "ok"
+    before = len(table.outbox())
+    reply = await table.say(201, "👍 -- отлично сыграли", chat="-100500")
+    assert reply.status == "ignored" and len(table.outbox()) == before
+    private = await table.say(201, "👍")
+    assert private.status == "rejected" and "/help" in private.text
+
+
+async def test_a_stranger_is_told_how_to_join(table: Table) -> None:
+    reply = await table.say(999, "Иванов: 57 в2")
+    assert reply.status == "unknown_sender" and "/start" in reply.text
+    assert [r.destination for r in table.outbox(id=reply.outbox_ids[0])] == ["999"]
+    assert (await table.say(999, "/start WRONGCODE")).status == "rejected"
+    assert (await table.say(999, f"/start {table.codes['c_left']}")).text.startswith(
+        "Этот код уже использован"
+    )
+
+
+async def test_unauthenticated_mail_is_refused_and_never_makes_a_referee(
+    sqlite_db: Database,
+) -> None:
+    table = make_table(sqlite_db)
+    forged = await table.mail("gm@judge.example", "/newgame", authenticated=False)
+    assert forged.status == "refused" and forged.outbox_ids == ()
+    assert table.rows(Game) == []
+    real = await table.mail("gm@judge.example", "/newgame", subject="new game")
+    assert real.status == "ok", real.text
+    reply_row = table.outbox(id=real.outbox_ids[0])[0]
+    assert (reply_row.channel, reply_row.destination, reply_row.subject) == (
+        "email",
+        "gm@judge.example",
+        "Re: new game",
+    )
+
+
+async def test_mail_member_orders_by_registered_address_only(table: Table) -> None:
+    invited = await table.say(GM, "/invite player right 1 sokolov@mail.example")
+    code = invited.data["code"]
+    assert (await table.mail("other@mail.example", f"/start {code}")).status == "rejected"
+    joined = await table.mail("Sokolov@Mail.Example", f"/start {code}")
+    assert joined.status == "ok", joined.text
+    text = orders_text(table.state(), "right", [1])
+    refused = await table.mail("sokolov@mail.example", text, authenticated=False)
+    assert refused.status == "refused"
+    # The refusal goes to the registered address, so a forgery reaches its victim.
+    assert table.outbox(id=refused.outbox_ids[0])[0].destination == "sokolov@mail.example"
+    assert (await table.mail("sokolov@mail.example", text)).status == "ok"
+    assert await table.service.member_by_email("SOKOLOV@mail.example") is not None
+
+
+async def test_passphrase_is_stored_hashed(table: Table) -> None:
+    assert (await table.say(201, "/passphrase короткий")).status == "ok"
+    assert (await table.say(201, "/passphrase abc")).status == "rejected"
+    info = await table.service.member_by_telegram(201)
+    assert info is not None and info.has_passphrase and info.memberships[0][1] == "captain"
+
+
+async def test_check_passphrase(table: Table) -> None:
+    reply = await table.say(GM, "/invite player left 3 petrov@x.example")
+    assert (await table.mail("petrov@x.example", f"/start {reply.data['code']}")).status == "ok"
+    assert (await table.mail("petrov@x.example", "/passphrase зелёный дракон")).status == "ok"
+    assert await table.service.check_passphrase("petrov@x.example", "зелёный дракон")
+    assert not await table.service.check_passphrase("petrov@x.example", "красный дракон")
+    assert not await table.service.check_passphrase("nobody@x.example", "зелёный дракон")
+
+
+async def test_language_can_be_switched(table: Table) -> None:
+    assert (await table.say(201, "/lang en")).text == "Language: English."
+    assert "Commands:" in (await table.say(201, "/help")).text
+    assert (await table.say(201, "/lang de")).status == "rejected"
+
+
+async def test_an_edit_replaces_the_orders_of_the_edited_message(table: Table) -> None:
+    state = table.state()
+    petrov = state.player("left", 2)
+    first = await table.say(202, f"Такт 1\n{petrov.name}: {petrov.cell} в{petrov.height}")
+    assert first.status == "ok", first.text
+    original = max(table.rows(InboundMessage), key=lambda r: r.id or 0)
+    edited = await table.say(
+        202, f"Такт 2\n{petrov.name}: {petrov.cell} в{petrov.height}", edit_of=original.external_id
+    )
+    assert edited.status == "ok", edited.text
+    current = table.rows(OrderRow, col(OrderRow.current).is_(True))
+    assert [(r.number, r.tick) for r in current] == [(2, 2)]
+
+
+async def test_the_game_is_chosen_by_hint_chat_or_choice(sqlite_db: Database) -> None:
+    table = make_table(sqlite_db)
+    await set_up_game(table)
+    first = table.game_id
+    await set_up_game(table)  # 201 is the left captain of a second game too (new codes)
+    second = table.game_id
+    assert second != first
+    reply = await table.say(201, "/status")
+    assert reply.game_id == second  # redeeming a code chose that game
+    assert (await table.say(201, f"/game DB-{first}")).status == "ok"
+    assert (await table.say(201, "/status")).game_id == first
+    assert (await table.say(999, f"/game DB-{first}")).status == "unknown_sender"
+    assert (await table.say(301, "/game DB-77")).status == "rejected"
+
+
+async def test_a_member_sees_only_his_own_teams_orders(table: Table) -> None:
+    state = table.state()
+    await table.say(201, orders_text(state, "left"))
+    await table.say(301, orders_text(state, "right"))
+    sheet = (await table.say(202, "/orders")).text
+    left = [p.name for p in state.team_players("left") if p.on_field]
+    right = [p.name for p in state.team_players("right") if p.on_field]
+    assert all(name in sheet for name in left)
+    assert not any(name in sheet for name in right)
+    # No message to the left team mentions a right player's order before resolution.
+    for row in table.outbox():
+        if row.destination in ("201", "202"):
+            assert not any(f"{name}:" in row.text for name in right)
+    both = (await table.say(GM, "/orders")).text
+    assert all(name in both for name in left + right)
+
+
+async def test_orders_outside_a_running_game_are_refused(sqlite_db: Database) -> None:
+    table = make_table(sqlite_db)
+    reply = await table.say(GM, "/newgame")
+    table.game_id = reply.game_id or 0
+    await table.say(GM, "/invite captain left")
+    assert (await table.say(GM, "Иванов: 1 в1")).status == "rejected"
+    assert "не началась" in (await table.say(GM, "/orders")).text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "/",
+        "/verify x",
+        "/extend когда-нибудь",
+        "/penalty middle",
+        "/substitute left 1",
+        "/nosuch",
+        "\x00\x01\x02",
+        "Иванов: 999 в7",
+        "Раунд 9\nИванов: 57 в2",
+        "я" * 30_000,
+    ],
+)
+async def test_bad_input_gets_a_clear_answer(table: Table, text: str) -> None:
+    sender = GM if text.startswith("/") else 201
+    reply = await table.say(sender, text)
+    assert reply.status in ("rejected", "refused", "partial"), (reply.status, reply.text)
+    assert reply.text.strip()
+    assert table.game().status == "running"
+
+
+async def test_a_failure_inside_keeps_the_message_and_tells_everyone(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def boom(*args: object, **kw: object) -> None:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(ordering, "submit", boom)
+    reply = await table.say(201, "Иванов: 57 в2")
+    assert reply.status == "refused" and "судьи извещены" in reply.text
+    row = max(table.rows(InboundMessage), key=lambda r: r.id or 0)
+    assert (row.text, row.status) == ("Иванов: 57 в2", "error") and "disk on fire" in (
+        row.error or ""
+    )
+    assert any("disk on fire" in r.text for r in table.outbox(kind="gm_alert"))

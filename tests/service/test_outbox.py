@@ -1,0 +1,190 @@
+"""Outbox delivery: retries with backoff, never twice once sent, restarts,
+moved chats, dead destinations reported to the game masters, diagrams."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from support.service_table import FIRST_DEADLINE, Table, make_table, orders_text, set_up_game
+
+from bot.service import DeliveryResult, OutboxItem, OutboxWorker, RenderReporter, notify
+from bot.service.context import Tx
+from bot.service.notify import Destination
+from storage.db import Database
+from storage.models import OutboxRow, Team
+
+
+class FakeChannel:
+    """Records deliveries; answers with the scripted results, then success."""
+
+    def __init__(self, name: str, script: list[DeliveryResult] | None = None) -> None:
+        self.name = name
+        self.script = list(script or [])
+        self.delivered: list[OutboxItem] = []
+
+    async def deliver(self, item: OutboxItem) -> DeliveryResult:
+        self.delivered.append(item)
+        if self.script:
+            return self.script.pop(0)
+        return DeliveryResult(ok=True)
+
+
+class BrokenChannel(FakeChannel):
+    async def deliver(self, item: OutboxItem) -> DeliveryResult:
+        self.delivered.append(item)
+        raise ConnectionError("network down")
+
+
+async def _queue(table: Table, destination: str = "555", kind: str = "notice") -> int:
+    def add(tx: Tx) -> int:
+        return notify.queue(tx, Destination("telegram", destination, "ru"), kind, "hello")
+
+    return await table.service._tx(add)
+
+
+def _row(table: Table, outbox_id: int) -> OutboxRow:
+    return table.rows(OutboxRow, OutboxRow.id == outbox_id)[0]
+
+
+async def test_delivered_once_and_never_again(sqlite_db: Database) -> None:
+    table = make_table(sqlite_db)
+    item_id = await _queue(table)
+    tg = FakeChannel("telegram")
+    worker = OutboxWorker(table.service, {"telegram": tg}, table.clock)
+    assert await worker.drain("telegram") == 1
+    assert [i.id for i in tg.delivered] == [item_id]
+    row = _row(table, item_id)
+    assert (row.state, row.attempts, row.sent_at) == ("sent", 1, table.clock.now())
+    await table.clock.advance(timedelta(hours=1))
+    assert await worker.drain("telegram") == 0
+    assert await table.service.mark_sent(item_id) is False  # a second mark changes nothing
+    assert _row(table, item_id).sent_at == row.sent_at
+
+
+async def test_failures_back_off_then_succeed(sqlite_db: Database) -> None:
+    table = make_table(sqlite_db)
+    item_id = await _queue(table)
+    tg = FakeChannel(
+        "telegram",
+        [
+            DeliveryResult(False, reason="timeout"),
+            DeliveryResult(False, retry_after=7, reason="429"),
+        ],
+    )
+    worker = OutboxWorker(table.service, {"telegram": tg}, table.clock)
+    start = table.clock.now()
+    await worker.drain("telegram")
+    row = _row(table, item_id)
+    assert (row.state, row.attempts, row.last_error) == ("pending", 1, "timeout")
+    assert row.next_try_at == start + timedelta(seconds=30)  # the base backoff
+    assert await worker.drain("telegram") == 0  # not due yet
+    await table.clock.advance(30)
+    await worker.drain("telegram")
+    assert _row(table, item_id).next_try_at == table.clock.now() + timedelta(
+        seconds=7
+    )  # retry_after wins
+    await table.clock.advance(7)
+    await worker.drain("telegram")
+    row = _row(table, item_id)
+    assert (row.state, row.attempts) == ("sent", 3)
+    assert [i.attempts for i in tg.delivered] == [1, 2, 3]
+
+
+async def test_an_adapter_exception_is_a_failed_attempt(sqlite_db: Database) -> None:
+    table = make_table(sqlite_db)
+    item_id = await _queue(table)
+    worker = OutboxWorker(table.service, {"telegram": BrokenChannel("telegram")}, table.clock)
+    await worker.drain("telegram")
+    row = _row(table, item_id)
+    assert row.state == "pending" and "network down" in (row.last_error or "")
+
+
+async def test_crash_between_delivery_and_mark_redelivers_after_the_lease(
+    sqlite_db: Database,
+) -> None:
+    table = make_table(sqlite_db)
+    item_id = await _queue(table)
+    claimed = await table.service.pending_outbox("telegram", 10)
+    assert [i.id for i in claimed] == [item_id]
+    # ... the process dies here, after delivering, before mark_sent.
+    assert await table.service.pending_outbox("telegram", 10) == []
+    await table.clock.advance(table.service.settings.outbox_lease)
+    again = await table.service.pending_outbox("telegram", 10)
+    assert [(i.id, i.attempts) for i in again] == [(item_id, 2)]
+    assert again[0].idempotency_key == claimed[0].idempotency_key
+
+
+async def test_dead_destination_is_reported_to_game_masters_once(sqlite_db: Database) -> None:
+    table = make_table(sqlite_db)
+    first = await _queue(table, "666")
+    second = await _queue(table, "666")
+    blocked = DeliveryResult(False, permanent=True, reason="Forbidden: bot was blocked by the user")
+    tg = FakeChannel("telegram", [blocked, blocked])
+    worker = OutboxWorker(
+        table.service, {"telegram": tg, "email": FakeChannel("email")}, table.clock
+    )
+    await worker.drain("telegram")
+    assert _row(table, first).state == _row(table, second).state == "failed"
+    alerts = table.outbox(kind="gm_alert")
+    # The configured game masters: one telegram, one e-mail; once for both items.
+    assert sorted((a.channel, a.destination) for a in alerts) == [
+        ("email", "gm@judge.example"),
+        ("telegram", "100"),
+    ]
+    assert all("666" in a.text and "blocked" in a.text for a in alerts)
+
+
+async def test_too_many_attempts_give_up(sqlite_db: Database) -> None:
+    table = make_table(sqlite_db, outbox_max_attempts=2)
+    item_id = await _queue(table)
+    tg = FakeChannel("telegram", [DeliveryResult(False, reason="500")] * 5)
+    worker = OutboxWorker(table.service, {"telegram": tg}, table.clock)
+    await worker.drain("telegram")
+    await table.clock.advance(3600)
+    await worker.drain("telegram")
+    assert _row(table, item_id).state == "failed"
+    assert len([i for i in tg.delivered if i.id == item_id]) == 2
+    assert len(table.outbox(kind="gm_alert")) == 2  # the game masters hear of it
+
+
+async def test_a_moved_chat_is_followed(table: Table) -> None:
+    assert (await table.say(100, "/linkchat left -100123")).status == "ok"
+    pending = [r for r in table.outbox(state="pending") if r.destination == "-100123"]
+    assert pending
+
+    class Migrated(FakeChannel):
+        async def deliver(self, item: OutboxItem) -> DeliveryResult:
+            self.delivered.append(item)
+            if item.destination == "-100123":
+                return DeliveryResult(False, reason="migrated", new_destination="-100999")
+            return DeliveryResult(ok=True)
+
+    tg = Migrated("telegram")
+    worker = OutboxWorker(
+        table.service, {"telegram": tg, "email": FakeChannel("email")}, table.clock
+    )
+    await worker.drain("telegram")
+    assert [i.destination for i in tg.delivered if i.id == pending[0].id] == ["-100123", "-100999"]
+    assert all(r.state == "sent" for r in table.outbox(destination="-100999"))
+    assert table.rows(Team, Team.side == "left")[0].chat == "-100999"
+
+
+async def test_results_carry_the_round_diagrams_drawn_once(sqlite_db: Database) -> None:
+    table = make_table(sqlite_db)
+    table.service.reporter = RenderReporter(pictures=True)
+    await set_up_game(table)
+    await table.say(201, orders_text(table.state(), "left"))
+    await table.clock.set(FIRST_DEADLINE)
+    await table.service.resolve_due()
+    tg = FakeChannel("telegram")
+    worker = OutboxWorker(table.service, {"telegram": tg}, table.clock)
+    await worker.drain("telegram")
+    results = [i for i in tg.delivered if i.kind == "results"]
+    assert len(results) == 4
+    names = [a.filename for a in results[0].attachments]
+    assert names == ["round1-tick1.png", "round1-tick2.png", "round1-tick3.png", "round1.gif"]
+    assert results[0].attachments[0].data.startswith(b"\x89PNG")
+    players = [i for i in results if i.destination in ("201", "202", "301")]
+    gm = [i for i in results if i.destination == "100"]
+    assert len({i.attachments for i in players}) == 1  # one drawing for everybody
+    assert gm[0].attachments != players[0].attachments  # the referee's view shows what is hidden
