@@ -170,7 +170,8 @@ class World:
         self.blocked: set[int] = set()
         self.messages: dict[tuple[int, int], JSON] = {}
         self.sent: list[SentMessage] = []
-        self.updates: list[JSON] = []
+        self.updates: list[JSON] = []  # not yet confirmed by the bot
+        self.history: list[JSON] = []  # every update ever queued
         self.delivered_at: dict[int, float] = {}  # update_id -> first handed to the bot
         self.allowed_updates: frozenset[str] = DEFAULT_UPDATE_TYPES
         self.commands: dict[tuple[str, str], list[JSON]] = {}
@@ -273,6 +274,7 @@ class World:
     def push_update(self, kind: str, payload: JSON) -> JSON:
         update = {"update_id": next(self._update_ids), kind: payload}
         self.updates.append(update)
+        self.history.append(update)
         self.touch()
         return update
 

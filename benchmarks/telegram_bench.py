@@ -1,0 +1,320 @@
+"""Telegram acknowledgement latency: our bot beside a bare PTB echo bot.
+
+The local Bot API server of the tests (``tests/support/fake_telegram.py``)
+runs in its own thread and event loop, standing in for Telegram. Players write
+order messages at a steady pace; for each message the latency is the time from
+the update being handed out by ``getUpdates`` to the bot's answer to it
+arriving as ``sendMessage`` (both stamped by the server).
+
+1. echo: a bare PTB application whose one handler replies with the text.
+2. judge: our runner, the real game service (SQLite in a temporary folder, or
+   PostgreSQL with ``--db postgresql``), the outbox worker woken by each
+   answer, production flood pacing. Every message is a valid order; the
+   answer is the canonical order sheet with the deadline.
+
+Run: ``python benchmarks/telegram_bench.py`` (defaults: 500 messages from 50
+players, 20 messages a second). The target: our median within 1.5x the echo
+bot's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import concurrent.futures
+import os
+import statistics
+import sys
+import threading
+import time
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any, TypeVar
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+os.environ.setdefault("PTB_TIMEDELTA", "1")
+
+from pydantic import SecretStr
+from support.fake_telegram import FakeTelegram, FakeUser
+from telegram import Update
+from telegram.ext import ApplicationBuilder, ContextTypes, MessageHandler, filters
+
+from bot.config import TelegramConfig
+from bot.service import (
+    GameService,
+    Inbound,
+    OutboxWorker,
+    RenderReporter,
+    Reply,
+    ServiceSettings,
+    SystemClock,
+)
+from bot.telegram import TelegramRunner, WakeableClock
+from engine.ruleset import load_ruleset
+from engine.setup import new_match
+from storage.testing import temporary_database
+
+T = TypeVar("T")
+PLAYERS_PER_TEAM = 5
+
+
+class ServerThread:
+    """The fake Telegram in a thread of its own, like a server elsewhere."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.tg = FakeTelegram()
+
+    def __enter__(self) -> ServerThread:
+        self.thread.start()
+        self.run(self.tg.start())
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.run(self.tg.stop())
+        self.run(self._cancel_rest())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join()
+        self.loop.close()
+
+    @staticmethod
+    async def _cancel_rest() -> None:
+        """End what the server left running (long polls cut short by the shutdown)."""
+        me = asyncio.current_task()
+        rest = [task for task in asyncio.all_tasks() if task is not me]
+        for task in rest:
+            task.cancel()
+        await asyncio.gather(*rest, return_exceptions=True)
+
+    def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result()
+
+    async def arun(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        future: concurrent.futures.Future[T] = asyncio.run_coroutine_threadsafe(
+            coroutine, self.loop
+        )
+        return await asyncio.wrap_future(future)
+
+    def call(self, fn: Callable[..., T], *args: Any) -> T:
+        async def inside() -> T:
+            return fn(*args)
+
+        return self.run(inside())
+
+
+async def _inject(
+    tg: FakeTelegram, plan: list[tuple[FakeUser, str]], rate: float
+) -> list[dict[str, Any]]:
+    """Inside the server's loop: the players write, one message every 1/rate s."""
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    sent = []
+    for index, (user, text) in enumerate(plan):
+        delay = start + index / rate - loop.time()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        sent.append(tg.send_text(user, text=text))
+    return sent
+
+
+class TimedService:
+    """The service with the time each ``receive`` starts and ends, per message."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.spans: dict[tuple[int, int], tuple[float, float]] = {}
+
+    async def receive(self, msg: Inbound) -> Reply:
+        start = time.monotonic()
+        reply = await self.service.receive(msg)
+        if msg.chat and msg.reply_ref:
+            self.spans[(int(msg.chat), int(msg.reply_ref))] = (start, time.monotonic())
+        return reply
+
+
+def _stages(
+    tg: FakeTelegram,
+    messages: list[dict[str, Any]],
+    spans: dict[tuple[int, int], tuple[float, float]],
+) -> dict[str, list[float]]:
+    """Per message: getUpdates → handler, the service's receive, queued answer → sent."""
+    update_of = {
+        (u["message"]["chat"]["id"], u["message"]["message_id"]): u["update_id"]
+        for u in tg.world.history
+        if "message" in u
+    }
+    answered: dict[tuple[int, int], float] = {}
+    for item in tg.world.sent:
+        if item.reply_to is not None:
+            answered.setdefault((item.chat_id, item.reply_to), item.at)
+    stages: dict[str, list[float]] = {"to handler": [], "receive": [], "to sent": []}
+    for message in messages:
+        key = (message["chat"]["id"], message["message_id"])
+        start, end = spans[key]
+        stages["to handler"].append(start - tg.world.delivered_at[update_of[key]])
+        stages["receive"].append(end - start)
+        stages["to sent"].append(answered[key] - end)
+    return stages
+
+
+def _latencies(tg: FakeTelegram, messages: list[dict[str, Any]]) -> list[float]:
+    """Seconds from getUpdates handing out each message to the answer to it."""
+    update_of = {
+        (u["message"]["chat"]["id"], u["message"]["message_id"]): u["update_id"]
+        for u in tg.world.history
+        if "message" in u
+    }
+    answered: dict[tuple[int, int], float] = {}
+    for item in tg.world.sent:
+        if item.reply_to is not None:
+            answered.setdefault((item.chat_id, item.reply_to), item.at)
+    out = []
+    for message in messages:
+        key = (message["chat"]["id"], message["message_id"])
+        out.append(answered[key] - tg.world.delivered_at[update_of[key]])
+    return out
+
+
+async def _wait_answers(
+    server: ServerThread, messages: list[dict[str, Any]], timeout: float
+) -> None:
+    tg = server.tg
+    wanted = {(m["chat"]["id"], m["message_id"]) for m in messages}
+
+    def done() -> bool:
+        got = {(s.chat_id, s.reply_to) for s in tg.world.sent if s.reply_to is not None}
+        return wanted <= got
+
+    await server.arun(tg.wait_for(done, timeout))
+
+
+async def bench_echo(users: int, messages: int, rate: float) -> list[float]:
+    with ServerThread() as server:
+        tg = server.tg
+        people = [server.call(tg.user, 5000 + i, f"Игрок {i}") for i in range(users)]
+
+        async def echo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+            message = update.effective_message
+            assert message is not None and message.text is not None
+            await message.reply_text(message.text, do_quote=True)
+
+        app = ApplicationBuilder().token(tg.token).base_url(tg.base_url).job_queue(None).build()
+        app.add_handler(MessageHandler(filters.TEXT, echo))
+        await app.initialize()
+        await app.start()
+        assert app.updater is not None
+        await app.updater.start_polling(timeout=10)
+        try:
+            plan = [(people[i % users], f"1: 36 в{i % 3 + 1}") for i in range(messages)]
+            sent = await server.arun(_inject(tg, plan, rate))
+            await _wait_answers(server, sent, 60)
+        finally:
+            await app.updater.stop()
+            await app.stop()
+            await app.shutdown()
+        return server.call(_latencies, tg, sent)
+
+
+async def _setup_games(service: GameService, users: int) -> list[tuple[int, str, int, str]]:
+    """Games of 5-a-side teams for ``users`` players: (user index, side, number, code)."""
+    seats = []
+    games = -(-users // (2 * PLAYERS_PER_TEAM))
+    for g in range(games):
+        created = await service.create_game(title=f"Bench {g}", players_per_team=PLAYERS_PER_TEAM)
+        game_id = created.game_id
+        assert game_id is not None, created.text
+        for side in ("left", "right"):
+            await service.add_team(game_id, side, f"{side}-{g}")
+            for n in range(1, PLAYERS_PER_TEAM + 1):
+                await service.add_player(game_id, side, f"Игрок{side[0]}{n}")
+                invited = await service.invite(game_id, "player", side=side, players=(n,))
+                seats.append((len(seats), side, n, str(invited.data["code"])))
+        started = await service.start(game_id)
+        assert started.status == "ok", started.text
+    return seats[:users]
+
+
+async def bench_judge(
+    users: int, messages: int, rate: float, db_kind: str, folder: Path
+) -> list[float]:
+    state, _ = new_match(load_ruleset("classic"), "bench", players_per_team=PLAYERS_PER_TEAM)
+    with ServerThread() as server, temporary_database(db_kind, folder) as db:
+        tg = server.tg
+        service = GameService(db, ServiceSettings(), reporter=RenderReporter(pictures=False))
+        seats = await _setup_games(service, users)
+        clock = WakeableClock(SystemClock())
+        config = TelegramConfig(enabled=True, token=SecretStr(tg.token), base_url=tg.base_url)
+        timed = TimedService(service)
+        runner = TelegramRunner(config, timed, on_reply=clock.wake)  # production pacing
+        worker = OutboxWorker(service, {"telegram": runner.channel}, clock)
+        stop = asyncio.Event()
+        await runner.start()
+        delivering = asyncio.create_task(worker.run(stop))
+        try:
+            people = [server.call(tg.user, 6000 + i, f"Игрок {i}") for i, *_ in seats]
+            joins = [(people[i], f"/start {code}") for i, _, _, code in seats]
+            joined = await server.arun(_inject(tg, joins, rate))
+            await _wait_answers(server, joined, 60)
+            plan = []
+            for i in range(messages):
+                index, side, number, _ = seats[i % len(seats)]
+                player = state.player(side, number)  # type: ignore[arg-type]
+                plan.append((people[index], f"{number}: {player.cell} в{player.height}"))
+            sent = await server.arun(_inject(tg, plan, rate))
+            await _wait_answers(server, sent, 120)
+            accepted = [s.text for s in tg.world.sent if "приказы приняты" in s.text]
+            assert len(accepted) >= messages, "some orders were not accepted"
+        finally:
+            stop.set()
+            await delivering
+            await runner.stop()
+        return server.call(_latencies, tg, sent), server.call(_stages, tg, sent, timed.spans)
+
+
+def _summary(name: str, values: list[float]) -> dict[str, float]:
+    ordered = sorted(values)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * len(ordered)) - 1)]
+    row = {
+        "median": statistics.median(ordered) * 1000,
+        "p95": p95 * 1000,
+        "mean": statistics.fmean(ordered) * 1000,
+        "max": ordered[-1] * 1000,
+    }
+    print(
+        f"{name:<12} n={len(values):4d}  median {row['median']:7.1f} ms  p95 {row['p95']:7.1f} ms"
+        f"  mean {row['mean']:7.1f} ms  max {row['max']:7.1f} ms"
+    )
+    return row
+
+
+async def main(args: argparse.Namespace) -> None:
+    echo = await bench_echo(args.players, args.messages, args.rate)
+    ours, stages = await bench_judge(args.players, args.messages, args.rate, args.db, args.folder)
+    print(
+        f"{args.messages} messages from {args.players} players at {args.rate:g}/s; "
+        f"database {args.db}; {os.cpu_count()} CPUs"
+    )
+    e = _summary("echo", echo)
+    o = _summary("judge", ours)
+    for stage, values in stages.items():
+        _summary(f"  {stage}", values)
+    ratio = o["median"] / e["median"]
+    verdict = "within" if ratio <= 1.5 else "NOT within"
+    print(
+        f"judge/echo median ratio {ratio:.2f} ({verdict} the 1.5x target); p95 ratio {o['p95'] / e['p95']:.2f}"
+    )
+
+
+def _parse() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--messages", type=int, default=500)
+    parser.add_argument("--players", type=int, default=50)
+    parser.add_argument("--rate", type=float, default=20.0, help="messages a second, all players")
+    parser.add_argument("--db", choices=("sqlite", "postgresql"), default="sqlite")
+    parser.add_argument("--folder", type=Path, default=None, help="where the SQLite file goes")
+    return parser.parse_args()
+
+
+if __name__ == "__main__":
+    asyncio.run(main(_parse()))
