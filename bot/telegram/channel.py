@@ -42,7 +42,15 @@ from bot.service.api import Attachment, DeliveryResult, OutboxItem
 from .pacing import retry_after_seconds
 from .textsplit import MAX_MESSAGE, split_text
 
-__all__ = ["REASONS", "Diagrams", "TelegramChannel", "chat_ref", "classify_error"]
+__all__ = [
+    "REASONS",
+    "START_LINK",
+    "Diagrams",
+    "TelegramChannel",
+    "chat_ref",
+    "classify_error",
+    "expand_url",
+]
 
 log = get_logger(__name__)
 
@@ -74,6 +82,20 @@ _ALBUM = 10
 _REMEMBERED_ITEMS = 1024
 
 Diagrams = Literal["album", "animation", "both"]
+
+# A button URL the service may use without knowing the bot's name:
+# "bot:start" opens the chat with this bot, "bot:start?CODE" starts it with CODE.
+START_LINK = "bot:start"
+
+
+def expand_url(url: str, username: str | None) -> str | None:
+    """The real URL of a button (``bot:start[?CODE]`` → ``https://t.me/<bot>[?start=CODE]``)."""
+    if not url.startswith(START_LINK):
+        return url
+    if not username:
+        return None  # no bot name to link to: leave the button out
+    code = url[len(START_LINK) :].lstrip("?")
+    return f"https://t.me/{username}" + (f"?start={code}" if code else "")
 
 
 def chat_ref(destination: str) -> int | str:
@@ -158,6 +180,13 @@ class TelegramChannel:
         self._progress.pop(key, None)
         return DeliveryResult(ok=True)
 
+    def _username(self) -> str | None:
+        try:
+            name: str | None = self.bot.username
+        except RuntimeError:  # the bot was never initialized
+            return None
+        return name
+
     # ------------------------------------------------------------------ planning
     def _parts(self, item: OutboxItem) -> list[_Part]:
         thread = int(item.thread_id) if item.thread_id else None
@@ -166,13 +195,12 @@ class TelegramChannel:
             if item.reply_ref and item.reply_ref.isdigit()
             else None
         )
-        markup = (
-            InlineKeyboardMarkup(
-                [[InlineKeyboardButton(label, url=url)] for label, url in item.buttons]
-            )
-            if item.buttons
-            else None
-        )
+        buttons = [
+            [InlineKeyboardButton(label, url=link)]
+            for label, url in item.buttons
+            if (link := expand_url(url, self._username())) is not None
+        ]
+        markup = InlineKeyboardMarkup(buttons) if buttons else None
         texts = split_text(item.text, MAX_MESSAGE)
         if not texts and markup is not None:
             texts = ["⬇"]  # buttons need a message to sit under

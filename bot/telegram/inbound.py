@@ -55,7 +55,7 @@ def to_inbound(update: Update, text: str) -> Inbound:
     edited = update.edited_message is not None
     meta = {
         "chat_type": message.chat.type,
-        "user_name": user.full_name,
+        "name": user.full_name,
         "username": user.username or "",
         "language_code": user.language_code or "",
     }

@@ -12,7 +12,7 @@ from support.fake_telegram import ApiError, FakeTelegram
 from telegram import Bot
 
 from bot.service.api import Attachment, OutboxItem
-from bot.telegram.channel import TelegramChannel, chat_ref
+from bot.telegram.channel import TelegramChannel, chat_ref, expand_url
 
 
 def png(n: int = 0) -> Attachment:
@@ -205,3 +205,21 @@ def test_chat_references() -> None:
     assert chat_ref(" 42 ") == 42
     assert chat_ref("@db_league") == "@db_league"
     assert chat_ref("db_league") == "@db_league"
+
+
+async def test_start_links_name_this_bot(tg: FakeTelegram, channel: TelegramChannel) -> None:
+    team = tg.group("Левые")
+    buttons = (("Запустить бота", "bot:start"), ("Вступить", "bot:start?K7Q2"))
+    assert (await channel.deliver(item(team.id, "Нажмите кнопку", buttons=buttons))).ok
+    [sent] = tg.sent_to(team)
+    assert sent.buttons == [
+        ("Запустить бота", "https://t.me/dragonball_test_bot"),
+        ("Вступить", "https://t.me/dragonball_test_bot?start=K7Q2"),
+    ]
+
+
+def test_expand_url() -> None:
+    assert expand_url("https://example.org/x", None) == "https://example.org/x"
+    assert expand_url("bot:start", "judge_bot") == "https://t.me/judge_bot"
+    assert expand_url("bot:start?ABC", "judge_bot") == "https://t.me/judge_bot?start=ABC"
+    assert expand_url("bot:start", None) is None

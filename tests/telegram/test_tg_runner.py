@@ -62,6 +62,7 @@ async def test_a_message_reaches_the_service_as_inbound(tg: FakeTelegram) -> Non
     assert inbound.received_at.utcoffset() == UTC.utcoffset(None)
     assert inbound.meta["chat_type"] == "private"
     assert inbound.meta["username"] == "alice"
+    assert inbound.meta["name"] == "Алиса"
     assert json.loads(inbound.raw)["message"]["text"] == "/start ABC123"
     # Stopping confirmed the update: a restart would not see it again.
     assert tg.world.pending_updates(None, 100) == []
