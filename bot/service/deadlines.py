@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.logging import get_logger
 
-from .ports import Clock
+from .ports import Clock, sleep_or_event
 
 __all__ = [
     "DeadlineScheduler",
@@ -116,12 +116,8 @@ class DeadlineScheduler:
         stop = stop or asyncio.Event()
         while not stop.is_set():
             pause = await self.run_once()
+            if self._wake.is_set():  # something changed while we worked: look again
+                self._wake.clear()
+                continue
+            await sleep_or_event(self._clock, pause, self._wake, stop)
             self._wake.clear()
-            sleeper = asyncio.ensure_future(self._clock.sleep(pause))
-            waker = asyncio.ensure_future(self._wake.wait())
-            stopper = asyncio.ensure_future(stop.wait())
-            try:
-                await asyncio.wait({sleeper, waker, stopper}, return_when=asyncio.FIRST_COMPLETED)
-            finally:
-                for task in (sleeper, waker, stopper):
-                    task.cancel()

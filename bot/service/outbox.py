@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from bot.logging import get_logger
 
 from .api import DeliveryResult, OutboxItem
-from .ports import Channel, Clock
+from .ports import Channel, Clock, sleep_or_event
 from .service import GameService
 
 __all__ = ["OutboxWorker"]
@@ -41,6 +41,11 @@ class OutboxWorker:
         self.clock = clock
         self.batch = batch
         self.idle_sleep = idle_sleep
+        self._wake = asyncio.Event()
+
+    def wake(self) -> None:
+        """Something was queued: stop idling (hook it to ``GameService.listeners``)."""
+        self._wake.set()
 
     async def deliver_one(self, channel: Channel, item: OutboxItem) -> DeliveryResult:
         try:
@@ -81,20 +86,11 @@ class OutboxWorker:
             except Exception:
                 log.exception("outbox pass failed", channel=name)
                 tried = 0
-            if not tried:
-                await _sleep_or_stop(self.clock, self.idle_sleep, stop)
+            if not tried and not self._wake.is_set():
+                await sleep_or_event(self.clock, self.idle_sleep, self._wake, stop)
+            self._wake.clear()
 
     async def run(self, stop: asyncio.Event | None = None) -> None:
         """One delivery loop per channel until ``stop`` is set."""
         stop = stop or asyncio.Event()
         await asyncio.gather(*(self.run_channel(name, stop) for name in self.channels))
-
-
-async def _sleep_or_stop(clock: Clock, seconds: float, stop: asyncio.Event) -> None:
-    sleeper = asyncio.ensure_future(clock.sleep(seconds))
-    stopper = asyncio.ensure_future(stop.wait())
-    try:
-        await asyncio.wait({sleeper, stopper}, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        sleeper.cancel()
-        stopper.cancel()

@@ -8,7 +8,7 @@ from typing import Protocol, runtime_checkable
 
 from .api import DeliveryResult, OutboxItem
 
-__all__ = ["Channel", "Clock", "FakeClock", "SystemClock"]
+__all__ = ["Channel", "Clock", "FakeClock", "SystemClock", "sleep_or_event"]
 
 
 @runtime_checkable
@@ -70,3 +70,14 @@ class FakeClock:
 
     async def set(self, when: datetime) -> None:
         await self.advance(when.astimezone(UTC) - self._now)
+
+
+async def sleep_or_event(clock: Clock, seconds: float, *events: asyncio.Event) -> None:
+    """Sleep on ``clock`` until the time is up or one of ``events`` is set."""
+    waits = [asyncio.ensure_future(clock.sleep(seconds))]
+    waits += [asyncio.ensure_future(e.wait()) for e in events]
+    try:
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in waits:
+            task.cancel()

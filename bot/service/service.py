@@ -58,9 +58,15 @@ class GameService:
         self.clock: Clock = clock or SystemClock()
         self.reporter = reporter
         self.after_engine = after_engine
-        self.changed = asyncio.Event()  # set when deadlines may have moved (wakes the scheduler)
+        # Called after an operation that queued messages or may have moved a
+        # deadline: the composition root wakes the outbox worker and the scheduler.
+        self.listeners: list[Callable[[], None]] = []
 
     # ------------------------------------------------------------ plumbing
+    def _changed(self) -> None:
+        for listener in self.listeners:
+            listener()
+
     def _tx_sync(self, fn: Callable[[Tx], T], now: datetime | None) -> tuple[T, list[int]]:
         with self.db.transaction() as s:
             tx = Tx(s, self.settings, now or self.clock.now(), self.reporter, self.after_engine)
@@ -97,7 +103,7 @@ class GameService:
         except ServiceError as err:
             lang = self.settings.lang
             return Reply(err.status, t(err.key, lang, **err.params))
-        self.changed.set()
+        self._changed()
         return reply
 
     # ------------------------------------------------------------ messages
@@ -122,8 +128,8 @@ class GameService:
             reply = await self._tx(work)
         except Exception as exc:  # a bug must not lose the message or silence the sender
             log.exception("processing an inbound message failed", external_id=msg.external_id)
-            return await self._tx(partial(self._failed, msg=msg, inbound_id=stored, exc=exc))
-        self.changed.set()
+            reply = await self._tx(partial(self._failed, msg=msg, inbound_id=stored, exc=exc))
+        self._changed()
         return reply
 
     def _failed(self, tx: Tx, msg: Inbound, inbound_id: int, exc: Exception) -> Reply:
@@ -183,19 +189,27 @@ class GameService:
     async def alert_game_masters(
         self, key: str, game_id: int | None = None, **params: object
     ) -> tuple[int, ...]:
-        """Queue the text ``key`` as a "gm_alert" to the masters of ``game_id``
-        (else the configured ones), each in his language; returns the outbox ids."""
+        """Queue the text ``key`` (of :mod:`bot.service.i18n`) to the game's masters
+        (the configured ones if the game has none or none is named)."""
 
-        def run(tx: Tx) -> tuple[int, ...]:
+        def alert(tx: Tx) -> tuple[int, ...]:
             game = repo.get_game(tx.s, game_id) if game_id is not None else None
-            for dest in notify.gm_destinations(tx, game):
+            repo.log_action(tx.s, game_id, "system", "alert", {"key": key}, tx.now)
+            return tuple(
                 notify.queue(
-                    tx, dest, "gm_alert", t(key, dest.lang, **params), game=game,
+                    tx,
+                    dest,
+                    "gm_alert",
+                    t(key, dest.lang, **params),
+                    game=game,
                     subject=t("subject_gm_alert", dest.lang),
                 )  # fmt: skip
-            return tuple(tx.queued)
+                for dest in notify.gm_destinations(tx, game)
+            )
 
-        return await self._tx(run)
+        ids = await self._tx(alert)
+        self._changed()
+        return ids
 
     # ------------------------------------------------------------ game masters
     async def create_game(self, by: str = "cli", **options: Any) -> Reply:
@@ -296,6 +310,8 @@ class GameService:
                 if g not in failed
             ]
             if not due:
+                if done:
+                    self._changed()
                 return done
             for game_id, round_id in due:
                 try:
@@ -320,6 +336,8 @@ class GameService:
             sent += await self._tx(
                 partial(members.remind, game_id=game_id, round_id=round_id), when
             )
+        if sent:
+            self._changed()
         return sent
 
     async def next_deadline(self) -> datetime | None:
