@@ -5,6 +5,7 @@ or global random here; only the standard library is imported (a test
 enforces it).
 """
 
+from .consistency import state_problems
 from .dice import Dice, commitment, derive_seed
 from .events import Event, Kind
 from .geometry import Direction, Side
@@ -74,4 +75,5 @@ __all__ = [
     "resolve_round",
     "resolve_tick",
     "simulate_match",
+    "state_problems",
 ]

@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+from engine.consistency import state_problems
 from engine.legality import check_orders
 from engine.orders import OrdersError, RoundOrders
 from engine.resolve import resolve_round
@@ -53,6 +54,19 @@ def _state(path: Path) -> MatchState:
         return MatchState.from_json(data)
     except StateError as exc:
         raise click.ClickException(f"the state file {path}: {exc}") from None
+
+
+def _position(path: Path) -> tuple[MatchState, Ruleset]:
+    """The state of ``path`` and its ruleset, refused if it is not a possible position."""
+    state = _state(path)
+    rules = _ruleset(state.ruleset)
+    problems = state_problems(state, rules)
+    if problems:
+        more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
+        raise click.ClickException(
+            f"the state file {path} is not a possible position: {'; '.join(problems[:3])}{more}"
+        )
+    return state, rules
 
 
 def _orders(path: Path) -> RoundOrders:
@@ -102,9 +116,8 @@ def round_cmd(state_path: Path, orders_path: Path, seed: str, ticks: int | None)
     Orders the rules refuse are resolved as the judge would (no order, or a
     lost action); their problems are listed on standard error.
     """
-    state = _state(state_path)
+    state, rules = _position(state_path)
     orders = _orders(orders_path)
-    rules = _ruleset(state.ruleset)
     for problem in check_orders(state, orders, rules):
         click.echo(f"warning: tick {problem.tick}: {problem.message}", err=True)
     result = resolve_round(state, orders, rules, seed, ticks=ticks)
@@ -124,9 +137,8 @@ def round_cmd(state_path: Path, orders_path: Path, seed: str, ticks: int | None)
 @click.option("--side", type=click.Choice(["left", "right"]), help="Check as this team.")
 def check_cmd(state_path: Path, orders_path: Path, side: str | None) -> None:
     """List the legality problems of an orders file as JSON (exit 1 if any)."""
-    state = _state(state_path)
+    state, rules = _position(state_path)
     orders = _orders(orders_path)
-    rules = _ruleset(state.ruleset)
     problems = check_orders(state, orders, rules, side=side)  # type: ignore[arg-type]
     click.echo(
         dump(

@@ -154,3 +154,15 @@ def test_simulate_refuses_bad_options(runner: CliRunner) -> None:
     assert result.exit_code == 2
     result = runner.invoke(cli, ["simulate", "--seed", "1", "--max-rounds", "0"])
     assert result.exit_code == 2
+
+
+def test_engine_round_refuses_an_impossible_position(runner: CliRunner, tmp_path: Path) -> None:
+    s, o = _files(tmp_path, runner)
+    doc = json.loads(s.read_text(encoding="utf-8"))
+    doc["players"][0]["cell"] = 999
+    s.write_text(json.dumps(doc), encoding="utf-8")
+    result = runner.invoke(
+        cli, ["engine", "round", "--state", str(s), "--orders", str(o), "--seed", "1"]
+    )
+    assert result.exit_code == 1
+    assert "not a possible position" in result.stderr and "999" in result.stderr

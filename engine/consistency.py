@@ -1,0 +1,73 @@
+"""Is a state document a possible position?  What the resolver assumes.
+
+:meth:`MatchState.from_json` checks the shape of a document; this checks its
+meaning against a ruleset (cells on the field, balls where their status
+says, dragons on their half, ...).  Boundaries that accept states from
+outside (the CLI, the database) call :func:`state_problems` before resolving.
+"""
+
+from __future__ import annotations
+
+from .geometry import CELL_COUNT
+from .resolution.geo import dragon_after, dragon_cells_problem
+from .ruleset import Ruleset
+from .state import MatchState
+
+__all__ = ["state_problems"]
+
+_EFFECTS = ("daze", "sneeze")
+
+
+def state_problems(state: MatchState, ruleset: Ruleset) -> list[str]:
+    """Every inconsistency found, as English sentences (empty: all is well)."""
+    out: list[str] = []
+    if state.ruleset != ruleset.name:
+        out.append(f"the state is for ruleset {state.ruleset!r}, not {ruleset.name!r}")
+    if state.round < 1 or not 0 <= state.tick <= ruleset.ticks_per_round:
+        out.append(f"round {state.round}, tick {state.tick} is not a moment of a match")
+    heights = ruleset.heights
+    names = [b.name for b in state.balls]
+    if sorted(names) != sorted(ruleset.ball_order):
+        out.append(f"the balls are {names}, not {list(ruleset.ball_order)}")
+    for p in state.players:
+        who = f"player {p.side} {p.number}"
+        if p.status == "active":
+            if p.cell is None or not 1 <= p.cell <= CELL_COUNT:
+                out.append(f"{who} is active on no cell of the field ({p.cell})")
+            if p.height not in heights:
+                out.append(f"{who} flies at height {p.height}")
+        elif p.balls:
+            out.append(f"{who} holds balls while {p.status}")
+        if len(p.balls) > ruleset.catch.max_balls_held:
+            out.append(f"{who} holds {len(p.balls)} balls")
+        for name in p.balls:
+            ball = next((b for b in state.balls if b.name == name), None)
+            if ball is None or ball.status != "held" or ball.holder != p.ref:
+                out.append(f"{who} holds the {name} ball, but the ball says otherwise")
+    for b in state.balls:
+        if b.status == "held":
+            holder = None if b.holder is None else state.find_player(b.holder.side, b.holder.number)
+            if holder is None or b.name not in holder.balls:
+                out.append(f"the {b.name} ball is held by nobody who holds it")
+        elif b.status in ("free", "vanished"):
+            if b.cell is None or not 1 <= b.cell <= CELL_COUNT or b.height not in heights:
+                out.append(f"the {b.name} ball is {b.status} at no place ({b.cell}, {b.height})")
+        elif b.status == "swallowed" and b.swallowed_by is None:
+            out.append(f"the {b.name} ball is swallowed by no dragon")
+    for d in state.dragons:
+        cells = dragon_after(d.head, d.facing, "stay") if 1 <= d.head <= CELL_COUNT else None
+        if cells is None or dragon_cells_problem(d.side, (cells[0], cells[2], cells[3])):
+            out.append(f"the {d.side} dragon cannot lie at {d.head} facing {d.facing.name}")
+        if d.height not in heights:
+            out.append(f"the {d.side} dragon flies at height {d.height}")
+        if d.effect is not None and d.effect not in _EFFECTS:
+            out.append(f"the {d.side} dragon has an unknown lasting effect {d.effect!r}")
+        effects = {b.effect for b in ruleset.balls.values()}
+        if any(e not in effects for e in d.pending_effects):
+            out.append(f"the {d.side} dragon has unknown pending effects {d.pending_effects}")
+        if min(d.short_left, d.volleys_left, d.open_ticks) < 0:
+            out.append(f"the {d.side} dragon has a negative fire budget or breath count")
+        for ref in d.swallowed_players:
+            if state.find_player(ref.side, ref.number) is None:
+                out.append(f"the {d.side} dragon swallowed an unknown player {ref.number}")
+    return out
