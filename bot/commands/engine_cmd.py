@@ -9,8 +9,9 @@ input gives byte-identical output.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
@@ -23,6 +24,8 @@ from engine.setup import new_match
 from engine.state import MatchState, StateError
 
 __all__ = ["engine"]
+
+T = TypeVar("T")
 
 
 def dump(data: Any) -> str:
@@ -46,19 +49,20 @@ def _ruleset(name: str) -> Ruleset:
         raise click.ClickException(str(exc)) from None
 
 
-def _state(path: Path) -> MatchState:
-    data = _load_json(path, "state")
+def _document(path: Path, what: str, parse: Callable[[dict[str, Any]], T]) -> T:
+    """``parse`` the JSON object in ``path``; any reason it cannot be one line."""
+    data = _load_json(path, what)
     if not isinstance(data, dict):
-        raise click.ClickException(f"the state file {path} must hold a JSON object")
+        raise click.ClickException(f"the {what} file {path} must hold a JSON object")
     try:
-        return MatchState.from_json(data)
-    except StateError as exc:
-        raise click.ClickException(f"the state file {path}: {exc}") from None
+        return parse(data)
+    except (StateError, OrdersError) as exc:
+        raise click.ClickException(f"the {what} file {path}: {exc}") from None
 
 
 def _position(path: Path) -> tuple[MatchState, Ruleset]:
     """The state of ``path`` and its ruleset, refused if it is not a possible position."""
-    state = _state(path)
+    state = _document(path, "state", MatchState.from_json)
     rules = _ruleset(state.ruleset)
     problems = state_problems(state, rules)
     if problems:
@@ -70,13 +74,7 @@ def _position(path: Path) -> tuple[MatchState, Ruleset]:
 
 
 def _orders(path: Path) -> RoundOrders:
-    data = _load_json(path, "orders")
-    if not isinstance(data, dict):
-        raise click.ClickException(f"the orders file {path} must hold a JSON object")
-    try:
-        return RoundOrders.from_json(data)
-    except OrdersError as exc:
-        raise click.ClickException(f"the orders file {path}: {exc}") from None
+    return _document(path, "orders", RoundOrders.from_json)
 
 
 _PATH = click.Path(dir_okay=False, path_type=Path)
