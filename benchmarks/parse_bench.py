@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from bot.orderlang import MAX_MESSAGE_BYTES, parse_message
-from engine import BallState, PlayerRef, load_ruleset, new_match
+from engine import BallState, MatchState, PlayerRef, Ruleset, load_ruleset, new_match
 
 TYPICAL = """Раунд 2
 Такт 1
@@ -33,7 +33,7 @@ TYPICAL = """Раунд 2
 """
 
 
-def _state():  # type: ignore[no-untyped-def]
+def _state() -> tuple[MatchState, Ruleset]:
     ruleset = load_ruleset()
     s, _ = new_match(ruleset, "bench", reserves_per_team=2)
     s = replace(s, round=2)
