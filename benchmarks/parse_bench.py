@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from bot.orderlang import MAX_MESSAGE_BYTES, parse_message
-from engine import BallState, MatchState, PlayerRef, Ruleset, load_ruleset, new_match
+from engine import BallState, MatchState, PlayerRef, Ruleset, Side, load_ruleset, new_match
 
 TYPICAL = """Раунд 2
 Такт 1
@@ -37,12 +37,13 @@ def _state() -> tuple[MatchState, Ruleset]:
     ruleset = load_ruleset()
     s, _ = new_match(ruleset, "bench", reserves_per_team=2)
     s = replace(s, round=2)
-    for side, number, cell, height, ball in (
+    placed: tuple[tuple[Side, int, int, int, str | None], ...] = (
         ("left", 1, 88, 2, "red"),
         ("left", 2, 90, 2, None),
         ("left", 4, 107, 1, None),
         ("right", 1, 108, 1, "green"),
-    ):
+    )
+    for side, number, cell, height, ball in placed:
         p = s.player(side, number)
         s = s.with_player(replace(p, cell=cell, height=height, balls=(ball,) if ball else ()))
         if ball:
