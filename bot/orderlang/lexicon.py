@@ -179,7 +179,7 @@ def clean_text(text: str) -> str:
 @lru_cache(maxsize=4096)
 def norm_word(word: str) -> str:
     """Lower case, ё → е, and look-alike letters turned into the word's main script."""
-    w = word.lower().replace("ё", "е").replace("’", "'")
+    w = word.lower().replace("ё", "е").replace("’", "'").replace("‐", "-")
     cyr = len(_CYRILLIC.findall(w))
     if cyr:
         lat = len(_LATIN.findall(w))

@@ -18,7 +18,7 @@ from bot.orderlang import (
 from bot.orderlang.lexicon import ball_of, clean_text, norm_word, skeleton
 from bot.orderlang.messages import ENGINE_CODE_ALIASES, MESSAGES, describe_expected, message
 from bot.orderlang.names import find_player
-from engine.orders import DragonOrder, PlayerOrder, RoundOrders, Substitution
+from engine.orders import Catch, DragonOrder, Pass, PlayerOrder, RoundOrders, Substitution
 from engine.problems import Code
 
 
@@ -266,3 +266,13 @@ def test_the_package_imports_no_storage_and_no_network() -> None:
             else:
                 continue
             assert roots <= allowed - network, (path.name, roots)
+
+
+def test_unicode_hyphen_in_spells() -> None:
+    text = "Иванов: 89 в2, пас красный -> 91 в2 гуллис\u2010дуллис\nПетров: 91 в2, ловить Цап\u2010Царапс"
+    result = parse_message(text, state=midgame(), ruleset=RULESET, side="left")
+    assert result.ok
+    assert [o.action for o in result.orders.sorted().players] == [
+        Pass("red", 91, 2, "gullis-dullis"),
+        Catch(None, "tsap-tsaraps"),
+    ]
