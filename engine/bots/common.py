@@ -33,6 +33,7 @@ __all__ = [
     "cells_within",
     "dragon_moves",
     "flight_cells",
+    "flights",
 ]
 
 T = TypeVar("T")
@@ -60,6 +61,14 @@ def flight_cells(cell: int) -> tuple[int, ...]:
 @cache
 def _heights_from(heights: tuple[int, ...], step: int, height: int) -> tuple[int, ...]:
     return tuple(h for h in heights if abs(h - height) <= step)
+
+
+@cache
+def flights(
+    cell: int, height: int, heights: tuple[int, ...], step: int
+) -> tuple[tuple[int, int], ...]:
+    """Every (cell, height) a player at (cell, height) can fly to in a tick."""
+    return tuple((c, h) for c in flight_cells(cell) for h in heights if abs(h - height) <= step)
 
 
 @cache

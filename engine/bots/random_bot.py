@@ -7,7 +7,7 @@ from ..geometry import Side
 from ..orders import Action, Catch, DragonMove, FireKind, Pass, RoundOrders, Steal
 from ..ruleset import Ruleset
 from ..state import MatchState
-from .common import PlayerPlan, Team, cells_within, dragon_moves, flight_cells
+from .common import PlayerPlan, Team, cells_within, dragon_moves, flights
 
 __all__ = ["random_orders"]
 
@@ -38,8 +38,7 @@ def _player(team: Team, plan: PlayerPlan, tick: int) -> None:
         return
     if plan.cell is None or plan.height is None:
         return
-    cell = team.pick(flight_cells(plan.cell))
-    height = team.pick(team.heights_from(plan.height))
+    cell, height = team.pick(flights(plan.cell, plan.height, heights, rules.player_height_step))
     r = dice.uniform()
     action = None
     key = "up" if height > plan.height else "down" if height < plan.height else "fly"

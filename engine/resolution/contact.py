@@ -100,17 +100,24 @@ def catch_passes(t: Tick) -> None:
     rules = t.rules
     for p in t.w.players:
         o = p.order
-        if p.out_this_tick and o is not None and isinstance(o.action, Catch | Steal):
+        # (a player who held on already lost his action at step 3)
+        if (
+            p.out_this_tick
+            and not p.held_on
+            and o is not None
+            and isinstance(o.action, Catch | Steal)
+        ):
             _lost(t, 4, p, "fell" if p.status == "hospital" else p.status)
     passes = [b for b in t.w.balls if b.passed and b.status == "free"]
     free = [b for b in t.w.balls if b.catchable and b.status == "free"]
+    candidates = passes + free
     claims: dict[str, list[WPlayer]] = {}
     for p in _catchers(t):
         assert p.order is not None and isinstance(p.order.action, Catch)
         named = p.order.action.ball
         best: WBall | None = None
         best_key = (-1.0, 0, 0)
-        for b in passes + free:
+        for b in candidates:
             if named is not None and b.name != named:
                 continue
             r = catch_reach(rules, p, b)
@@ -122,7 +129,7 @@ def catch_passes(t: Tick) -> None:
         p.catch_target = best
         if best is None:
             p.catch_step = 0
-            p.catch_note = _nothing_reason(rules, p, named, passes + free, t)
+            p.catch_note = _nothing_reason(rules, p, named, candidates, t)
         elif best.passed:
             p.catch_step = 4
             claims.setdefault(best.name, []).append(p)

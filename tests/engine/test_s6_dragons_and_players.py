@@ -3,8 +3,21 @@ or open, swallowing, fire, when the mouth is open, the dazed dragon."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
-from enginekit import STILL, dragon, drg, of, one, orders, player, position, resolve
+from enginekit import (
+    STILL,
+    dragon,
+    drg,
+    free_ball,
+    of,
+    one,
+    orders,
+    player,
+    position,
+    resolve,
+)
 
 from engine.events import Kind
 from engine.orders import RoundOrders
@@ -209,3 +222,32 @@ def test_s6_fire_beyond_the_budget_is_refused() -> None:
     result = resolve(state, orders(drg("left", "left", fire="volley")))
     assert one(result.events, Kind.FIRE_REFUSED).data["reason"] == "budget"
     assert not of(result.events, Kind.FIRE)
+
+
+def test_s6_paralysed_dragon_cannot_open_its_mouth_by_staying() -> None:
+    # Interpretation (dragon.paralysed_stay_opens_mouth = false).
+    state = position(dragons=[dragon("left", height=1, paralysed=True)])
+    result = resolve(state, rolls=[0.9])  # its random-fire roll fails
+    assert _mouths(result.events) == [(False, "paralysed")]
+
+
+def test_s6_a_height_step_alone_is_a_move_unless_the_ruleset_says_otherwise() -> None:
+    state = position(dragons=[low_dragon()])
+    assert _mouths(resolve(state, orders(CLOSED)).events) == [(False, "moved")]
+    lenient = replace(STILL, dragon=replace(STILL.dragon, height_step_is_a_move=False))
+    assert _mouths(resolve(state, orders(CLOSED), rules=lenient).events) == [(True, "stay")]
+
+
+def test_s6_fire_burns_free_balls_only_if_the_ruleset_says_so() -> None:
+    state = position([], [free_ball("blue", 70, 2), free_ball("red", 87, 3)], [low_dragon()])
+    fire = orders(drg("left", "stay", 0, "short"))
+    assert resolve(state, fire).state.ball("blue").status == "free"  # classic reading
+    burning = replace(STILL, fire=replace(STILL.fire, burns_free_balls=True))
+    result = resolve(state, fire, rules=burning)
+    assert one(result.events, Kind.BALL_BURNT).data == {
+        "ball": "blue",
+        "dragon": "left",
+        "cell": 70,
+    }
+    assert result.state.ball("blue").status == "burnt"
+    assert result.state.ball("red").status == "free"  # height 3: out of the flame's reach

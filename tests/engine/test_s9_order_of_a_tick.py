@@ -87,3 +87,17 @@ def test_s9_inputs_are_never_mutated() -> None:
     before = (state.to_json(), orders.to_json())
     resolve_round(state, orders, CLASSIC, "x")
     assert (state.to_json(), orders.to_json()) == before
+
+
+def test_s9_resolving_the_same_state_twice_gives_the_same_result() -> None:
+    # The resolver takes over its own last working copy when the next round
+    # starts from the state it returned; a second use must thaw afresh.
+    positions = _busy_positions(4)
+    state, orders = positions[0]
+    first = resolve_round(state, orders, CLASSIC, "a")
+    nxt = greedy_policy(first.state, CLASSIC, "left", "b")
+    one = resolve_round(first.state, nxt, CLASSIC, "b")
+    two = resolve_round(first.state, nxt, CLASSIC, "b")
+    assert one.state == two.state and one.events == two.events
+    three = resolve_round(first.state, RoundOrders(), CLASSIC, "b")
+    assert three.state != one.state or three.events != one.events
