@@ -106,10 +106,12 @@ class _Greedy:
             if tick != plan.launching_at:
                 return None
             plan.launching_at = None
-            cells = rules.reentry(plan.player.side)
             target = self._target(plan)
-            cell = min(cells, key=lambda c: (DIST[c][target[0]], c))
-            height = 2 if 2 in rules.heights else rules.min_height
+            # The re-entry cell nearest the target, where no team-mate goes.
+            cell, height = min(
+                ((c, h) for c in rules.reentry(plan.player.side) for h in rules.heights),
+                key=lambda ch: ((ch in taken), DIST[ch[0]][target[0]], abs(ch[1] - 2), ch),
+            )
             return cell, height, "launch"
         if plan.cell is None or plan.height is None:
             return None
