@@ -133,12 +133,8 @@ class TimedService:
         return reply
 
 
-def _stages(
-    tg: FakeTelegram,
-    messages: list[dict[str, Any]],
-    spans: dict[tuple[int, int], tuple[float, float]],
-) -> dict[str, list[float]]:
-    """Per message: getUpdates → handler, the service's receive, queued answer → sent."""
+def _index(tg: FakeTelegram) -> tuple[dict[tuple[int, int], int], dict[tuple[int, int], float]]:
+    """(chat, message) → its update id, and → when the first answer to it was sent."""
     update_of = {
         (u["message"]["chat"]["id"], u["message"]["message_id"]): u["update_id"]
         for u in tg.world.history
@@ -148,6 +144,16 @@ def _stages(
     for item in tg.world.sent:
         if item.reply_to is not None:
             answered.setdefault((item.chat_id, item.reply_to), item.at)
+    return update_of, answered
+
+
+def _stages(
+    tg: FakeTelegram,
+    messages: list[dict[str, Any]],
+    spans: dict[tuple[int, int], tuple[float, float]],
+) -> dict[str, list[float]]:
+    """Per message: getUpdates → handler, the service's receive, queued answer → sent."""
+    update_of, answered = _index(tg)
     stages: dict[str, list[float]] = {"to handler": [], "receive": [], "to sent": []}
     for message in messages:
         key = (message["chat"]["id"], message["message_id"])
@@ -160,20 +166,9 @@ def _stages(
 
 def _latencies(tg: FakeTelegram, messages: list[dict[str, Any]]) -> list[float]:
     """Seconds from getUpdates handing out each message to the answer to it."""
-    update_of = {
-        (u["message"]["chat"]["id"], u["message"]["message_id"]): u["update_id"]
-        for u in tg.world.history
-        if "message" in u
-    }
-    answered: dict[tuple[int, int], float] = {}
-    for item in tg.world.sent:
-        if item.reply_to is not None:
-            answered.setdefault((item.chat_id, item.reply_to), item.at)
-    out = []
-    for message in messages:
-        key = (message["chat"]["id"], message["message_id"])
-        out.append(answered[key] - tg.world.delivered_at[update_of[key]])
-    return out
+    update_of, answered = _index(tg)
+    keys = [(m["chat"]["id"], m["message_id"]) for m in messages]
+    return [answered[key] - tg.world.delivered_at[update_of[key]] for key in keys]
 
 
 async def _wait_answers(

@@ -52,6 +52,18 @@ DEFAULT_UPDATE_TYPES = frozenset(
 _COMMAND = re.compile(r"(?<!\S)/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]{3,32})?")
 
 
+def command_entities(text: str) -> list[JSON]:
+    """The ``bot_command`` entities Telegram marks in a text (offsets in UTF-16 units)."""
+    return [
+        {
+            "type": "bot_command",
+            "offset": utf16_len(text[: match.start()]),
+            "length": utf16_len(match.group()),
+        }
+        for match in _COMMAND.finditer(text)
+    ]
+
+
 def utf16_len(text: str) -> int:
     """Length in UTF-16 code units: how the Bot API measures offsets."""
     return len(text.encode("utf-16-le")) // 2
@@ -295,14 +307,7 @@ class World:
             self.blocked.discard(user.id)
         else:
             chat.members.add(user.id)
-        entities = [
-            {
-                "type": "bot_command",
-                "offset": utf16_len(text[: match.start()]),
-                "length": utf16_len(match.group()),
-            }
-            for match in _COMMAND.finditer(text)
-        ]
+        entities = command_entities(text)
         extra: JSON = {"text": text}
         if entities:
             extra["entities"] = entities
@@ -324,14 +329,7 @@ class World:
         stored["text"] = text
         stored["edit_date"] = self.now()
         stored.pop("entities", None)
-        entities = [
-            {
-                "type": "bot_command",
-                "offset": utf16_len(text[: m.start()]),
-                "length": utf16_len(m.group()),
-            }
-            for m in _COMMAND.finditer(text)
-        ]
+        entities = command_entities(text)
         if entities:
             stored["entities"] = entities
         kind = "edited_channel_post" if chat.type == "channel" else "edited_message"
