@@ -59,6 +59,7 @@ __all__ = [
     "players",
     "reminder_rounds",
     "resolved_round",
+    "resolved_rounds",
     "round_by_id",
     "snapshot",
     "supersede",
@@ -172,6 +173,11 @@ def last_attempt(s: Session, game_id: int, number: int) -> int:
     """The highest attempt of round ``number`` so far (0: never opened)."""
     stmt = select(func.max(Round.attempt)).where(Round.game_id == game_id, Round.number == number)
     return s.exec(stmt).first() or 0
+
+
+def resolved_rounds(s: Session, game_id: int) -> list[Round]:
+    stmt = select(Round).where(Round.game_id == game_id, Round.status == "resolved")
+    return list(s.exec(stmt.order_by(col(Round.number))))
 
 
 def due_rounds(s: Session, now: datetime) -> list[tuple[int, int]]:

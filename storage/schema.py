@@ -6,6 +6,9 @@ installed judge can upgrade its database with ``dragonball db upgrade``.
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
 
@@ -48,10 +51,22 @@ def head_revision() -> str:
     return head
 
 
+@contextmanager
+def _quiet_alembic() -> Iterator[None]:
+    """Reading the revision makes Alembic log its dialect at INFO: noise there."""
+    logger = logging.getLogger("alembic.runtime.migration")
+    level = logger.level
+    logger.setLevel(logging.WARNING)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
 def current_revision(db: Database) -> str | None:
     """The revision the database is at, None for an empty database."""
     try:
-        with db.engine.connect() as conn:
+        with _quiet_alembic(), db.engine.connect() as conn:
             return MigrationContext.configure(conn).get_current_revision()
     except SQLAlchemyError as exc:
         raise DatabaseError(

@@ -59,10 +59,10 @@ def test_serve_with_bad_config_names_the_key(runner: CliRunner, tmp_path: Path) 
     ]
 
 
-def test_serve_is_not_wired_yet(runner: CliRunner) -> None:
+def test_serve_refuses_a_database_without_the_schema(runner: CliRunner) -> None:
     result = runner.invoke(cli, ["--log-level", "error", "serve"])
-    assert result.exit_code == 2
-    assert "not wired yet" in result.stderr
+    assert result.exit_code == 1
+    assert "run `dragonball db upgrade`" in result.stderr
 
 
 def test_config_free_command_ignores_a_missing_config(runner: CliRunner) -> None:

@@ -2,19 +2,37 @@
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
+
 import click
 
 from bot.context import AppContext, pass_app
 from bot.logging import get_logger
+from storage.db import DatabaseError
+
+__all__ = ["serve"]
 
 
 @click.command()
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="TOML configuration file (the same as `dragonball --config FILE serve`).",
+)
 @pass_app
-def serve(app: AppContext) -> None:
-    """Run the judge service: Telegram bot, e-mail gateway and daily deadlines.
+def serve(app: AppContext, config_path: Path | None) -> None:
+    """Run the judge service: deadlines, the outbox, Telegram and e-mail.
 
-    Needs a configuration (--config, config.toml or DRAGONBALL_* variables).
+    Needs a configuration (--config, config.toml or DRAGONBALL_* variables) and
+    a database at the newest schema (`dragonball db upgrade`).
     """
+    from bot.app import AppError, build_app
+    from bot.app import serve as run
+
+    if config_path is not None:
+        app.config_path = config_path
     config = app.config
     app.setup_logging()
     get_logger(__name__).info(
@@ -23,5 +41,8 @@ def serve(app: AppContext) -> None:
         imap=config.imap.enabled,
         smtp=config.smtp.enabled,
     )
-    click.echo("dragonball: serve is not wired yet (the service loop is in progress)", err=True)
-    raise click.exceptions.Exit(2)
+    try:
+        judge = build_app(config)
+        asyncio.run(run(judge))
+    except (DatabaseError, AppError) as exc:
+        raise click.ClickException(str(exc)) from None

@@ -93,4 +93,8 @@ class OutboxWorker:
     async def run(self, stop: asyncio.Event | None = None) -> None:
         """One delivery loop per channel until ``stop`` is set."""
         stop = stop or asyncio.Event()
+        if not self.channels:  # nothing to deliver through: messages wait in the outbox
+            log.warning("no channel configured: the outbox is not delivered")
+            await stop.wait()
+            return
         await asyncio.gather(*(self.run_channel(name, stop) for name in self.channels))

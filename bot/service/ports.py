@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime, timedelta
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from .api import DeliveryResult, OutboxItem
 
@@ -74,7 +74,7 @@ class FakeClock:
 
 async def sleep_or_event(clock: Clock, seconds: float, *events: asyncio.Event) -> None:
     """Sleep on ``clock`` until the time is up or one of ``events`` is set."""
-    waits = [asyncio.ensure_future(clock.sleep(seconds))]
+    waits: list[asyncio.Future[Any]] = [asyncio.ensure_future(clock.sleep(seconds))]
     waits += [asyncio.ensure_future(e.wait()) for e in events]
     try:
         await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)

@@ -203,7 +203,7 @@ class GameService:
                     t(key, dest.lang, **params),
                     game=game,
                     subject=t("subject_gm_alert", dest.lang),
-                )  # fmt: skip
+                )
                 for dest in notify.gm_destinations(tx, game)
             )
 
@@ -360,6 +360,10 @@ class GameService:
             return min(times) if times else None
 
         return await self._tx(upcoming, now)
+
+    async def resolved_rounds(self, game_id: int) -> list[int]:
+        """Numbers of the game's resolved rounds (rolled-back attempts excluded)."""
+        return await self._tx(lambda tx: [r.number for r in repo.resolved_rounds(tx.s, game_id)])
 
     async def verify(self, game_id: int, number: int) -> Verification:
         """Rerun a resolved round from the stored position, orders and seed."""

@@ -192,7 +192,12 @@ async def test_results_carry_the_round_diagrams_drawn_once(sqlite_db: Database) 
 
 async def test_adapters_can_alert_the_game_masters(table: Table) -> None:
     ids = await table.service.alert_game_masters(
-        "gm_alert_mail_failures", table.game_id, sender="x@y.z", failures=3, minutes=60, last="no_passphrase"
+        "gm_alert_mail_failures",
+        table.game_id,
+        sender="x@y.z",
+        failures=3,
+        minutes=60,
+        last="no_passphrase",
     )
     rows = [_row(table, i) for i in ids]
     assert [(r.kind, r.destination) for r in rows] == [("gm_alert", "100")]

@@ -1,0 +1,155 @@
+"""The composition root of ``dragonball serve``.
+
+configuration → database (schema checked) → game service → channels →
+tasks: the deadline scheduler, the outbox worker, and the channels that are
+switched on (Telegram polling or webhook, IMAP reading).  The channel
+adapters are imported only when enabled, so a judge without them still runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import signal
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.config import Config
+from bot.logging import get_logger
+from bot.service import (
+    Channel,
+    Clock,
+    DeadlineScheduler,
+    GameService,
+    OutboxWorker,
+    RenderReporter,
+    ServiceSettings,
+    SystemClock,
+)
+from storage.db import Database
+from storage.schema import check_schema
+
+__all__ = ["App", "AppError", "Part", "build_app", "serve"]
+
+log = get_logger(__name__)
+
+
+class AppError(RuntimeError):
+    """The service cannot start as configured; the message says why."""
+
+
+@dataclass(frozen=True)
+class Part:
+    """A channel's moving parts: started before serving, run as a task, stopped after."""
+
+    name: str
+    start: Callable[[], Coroutine[Any, Any, Any]] | None = None
+    run: Callable[[], Coroutine[Any, Any, Any]] | None = None
+    stop: Callable[[], Coroutine[Any, Any, Any]] | None = None
+
+
+@dataclass
+class App:
+    """The wired judge, not yet running."""
+
+    config: Config
+    db: Database
+    service: GameService
+    channels: dict[str, Channel]
+    scheduler: DeadlineScheduler
+    worker: OutboxWorker
+    parts: list[Part] = field(default_factory=list)
+
+
+def _adapter(module: str, what: str) -> Any:
+    """Import an adapter module, or explain which part of the judge is missing."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise AppError(
+            f"{what} is enabled in the configuration, but {module} cannot be loaded: {exc}"
+        ) from exc
+
+
+def build_app(config: Config, *, clock: Clock | None = None) -> App:
+    """Wire everything up without starting anything; raises ``SchemaOutOfDate``
+    (a :class:`~storage.db.DatabaseError`) on a database not at the newest schema."""
+    clock = clock or SystemClock()
+    db = Database(config.database.url)
+    try:
+        check_schema(db)
+    except Exception:
+        db.dispose()
+        raise
+    service = GameService(
+        db, ServiceSettings.from_config(config), reporter=RenderReporter(), clock=clock
+    )
+    channels: dict[str, Channel] = {}
+    parts: list[Part] = []
+    if config.telegram.enabled:
+        telegram = _adapter("bot.telegram", "telegram")
+        runner, channel = telegram.build_telegram(config, service)
+        channels["telegram"] = channel
+        parts.append(Part("telegram", start=runner.start, stop=runner.stop))
+    if config.smtp.enabled:
+        email = _adapter("bot.mail.smtp", "smtp").EmailChannel(config.smtp)
+        channels["email"] = email
+        parts.append(Part("smtp", stop=email.close))
+    if config.imap.enabled:
+        imap = _adapter("bot.mail.imap", "imap")
+        mail = _adapter("bot.mail.adapter", "imap")
+        adapter = mail.MailAdapter(service, mail.MailPolicy.from_config(config.mail))
+        reader = imap.ImapInbound(
+            config.imap, adapter.handle, max_message_bytes=config.mail.max_message_bytes
+        )
+        parts.append(Part("imap", run=reader.run, stop=reader.close))
+    scheduler = DeadlineScheduler(service.run_due, clock)
+    worker = OutboxWorker(service, channels, clock)
+    service.listeners += [scheduler.wake, worker.wake]
+    return App(config, db, service, channels, scheduler, worker, parts)
+
+
+async def serve(app: App, stop: asyncio.Event | None = None) -> None:
+    """Run until ``stop`` is set, SIGINT/SIGTERM arrives or a task fails."""
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    started: list[Part] = []
+    tasks: list[asyncio.Task[Any]] = []
+    try:
+        for part in app.parts:
+            if part.start is not None:
+                await part.start()
+            started.append(part)
+        tasks = [
+            asyncio.create_task(app.scheduler.run(stop), name="deadlines"),
+            asyncio.create_task(app.worker.run(stop), name="outbox"),
+        ]
+        tasks += [asyncio.create_task(p.run(), name=p.name) for p in app.parts if p.run]
+        log.info("judge serving", channels=sorted(app.channels), database=repr(app.db))
+        stopped = asyncio.create_task(stop.wait())
+        done, _ = await asyncio.wait([stopped, *tasks], return_when=asyncio.FIRST_COMPLETED)
+        stopped.cancel()
+        for task in done:
+            if task is not stopped and not stop.is_set():
+                raise AppError(f"the {task.get_name()} task ended: {task.exception()!r}")
+    finally:
+        stop.set()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for part in reversed(started):
+            if part.stop is not None:
+                try:
+                    await part.stop()
+                except Exception:
+                    log.exception("stopping a channel failed", part=part.name)
+        app.db.dispose()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.remove_signal_handler(sig)
+        log.info("judge stopped")

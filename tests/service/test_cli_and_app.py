@@ -1,0 +1,139 @@
+"""`dragonball db`, `dragonball verify`, and the composition root behind `serve`."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import update
+from sqlmodel import col
+from support.service_table import FIRST_DEADLINE, START, Table, orders_text, set_up_game
+
+from bot.app import AppError, build_app, serve
+from bot.cli import cli
+from bot.config import load_config
+from bot.service import FakeClock
+from storage.db import Database
+from storage.models import Round
+from storage.schema import SchemaOutOfDate, upgrade
+
+
+@pytest.fixture
+def config_file(tmp_path: Path) -> Path:
+    path = tmp_path / "judge.toml"
+    path.write_text(
+        f'[database]\nurl = "sqlite:///{tmp_path / "judge.db"}"\n'
+        "[game_masters]\ntelegram_ids = [100]\n"
+    )
+    return path
+
+
+def _run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.stdout + result.stderr
+
+
+def test_db_upgrade_and_current(config_file: Path) -> None:
+    code, out = _run("--config", str(config_file), "db", "current")
+    assert code == 1 and "revision none" in out and "dragonball db upgrade" in out
+    code, out = _run("--config", str(config_file), "db", "upgrade")
+    assert code == 0 and "upgraded from empty to" in out
+    code, out = _run("--config", str(config_file), "db", "upgrade")
+    assert code == 0 and "already at revision" in out
+    code, out = _run("--config", str(config_file), "db", "current")
+    assert code == 0 and "up to date" in out
+
+
+def test_serve_refuses_a_database_without_the_schema(config_file: Path) -> None:
+    code, out = _run("serve", "--config", str(config_file))
+    assert code == 1
+    assert "no judge schema yet: run `dragonball db upgrade`" in out
+
+
+async def _played_round(config_file: Path) -> tuple[Table, Database]:
+    config = load_config(config_file)
+    db = Database(config.database.url)
+    upgrade(db)
+    app = build_app(config, clock=FakeClock(START))
+    table = Table(app.service, app.service.clock, app.db)  # type: ignore[arg-type]
+    await set_up_game(table)
+    await table.say(201, orders_text(table.state(), "left"))
+    await table.clock.set(FIRST_DEADLINE)
+    assert len(await app.service.resolve_due()) == 1
+    app.db.dispose()
+    return table, db
+
+
+def test_verify_command(config_file: Path) -> None:
+    table, db = asyncio.run(_played_round(config_file))
+    code, out = _run(
+        "--config", str(config_file), "verify", "--game", f"DB-{table.game_id}", "--round", "1"
+    )
+    assert code == 0, out
+    assert "round 1: OK" in out and "commitment ok, result ok, positions ok" in out
+    code, out = _run("--config", str(config_file), "verify", "--game", str(table.game_id))
+    assert code == 0 and out.count("round 1: OK") == 1
+    code, out = _run(
+        "--config", str(config_file), "verify", "--game", str(table.game_id), "--round", "5"
+    )
+    assert code == 1 and "no resolved round 5" in out
+    with db.transaction() as s:
+        s.execute(update(Round).where(col(Round.number) == 1).values(seed="ab" * 32))
+    code, out = _run(
+        "--config", str(config_file), "verify", "--game", str(table.game_id), "--round", "1"
+    )
+    assert code == 1 and "MISMATCH" in out and "commitment WRONG" in out
+    db.dispose()
+
+
+async def test_the_app_resolves_at_the_deadline_and_stops_cleanly(config_file: Path) -> None:
+    config = load_config(config_file)
+    db = Database(config.database.url)
+    with pytest.raises(SchemaOutOfDate):
+        build_app(config)
+    upgrade(db)
+    db.dispose()
+    clock = FakeClock(START)
+    app = build_app(config, clock=clock)
+    table = Table(app.service, clock, app.db)
+    await set_up_game(table)
+    stop = asyncio.Event()
+    running = asyncio.create_task(serve(app, stop))
+    for _ in range(500):  # both loops asleep on the fake clock
+        if clock.sleepers >= 2:
+            break
+        await asyncio.sleep(0.01)
+    await clock.set(FIRST_DEADLINE + timedelta(seconds=1))
+    for _ in range(1000):
+        if table.rounds()[0].status == "resolved":
+            break
+        await asyncio.sleep(0.01)
+    stop.set()
+    await asyncio.wait_for(running, 10)
+    assert [r.status for r in table.rounds()] == ["resolved", "open"]
+
+
+def test_an_enabled_channel_that_cannot_load_is_named(
+    config_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = load_config(config_file)
+    db = Database(config.database.url)
+    upgrade(db)
+    db.dispose()
+    config.smtp.enabled = True
+    real = importlib.import_module
+
+    def missing(name: str, package: str | None = None) -> object:
+        if name == "bot.mail.smtp":
+            raise ImportError("No module named 'bot.mail.smtp'")
+        return real(name, package)
+
+    monkeypatch.setattr(importlib, "import_module", missing)
+    with pytest.raises(
+        AppError, match=r"smtp is enabled in the configuration, but bot\.mail\.smtp cannot be loaded"
+    ):
+        build_app(config)
