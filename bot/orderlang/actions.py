@@ -1,0 +1,188 @@
+"""Actions of a player line: words to balls, spells and counter-spells, names to targets.
+
+:class:`ActionReader` is the part of :class:`.resolve.Resolver` that reads a
+pass, a catch or a steal; it keeps no state of its own.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from engine.geometry import Side
+from engine.orders import Action, Catch, Pass, Steal
+from engine.ruleset import Ruleset
+from engine.state import MatchState, PlayerState, other_side
+
+from .errors import ErrorKind
+from .lexicon import ball_of, norm_word, skeleton
+from .messages import BALL_LABELS, lang_of
+from .syntax import CatchAct, PassAct, Ref, StealAct, Word
+
+__all__ = ["ActionReader", "Skip", "Span", "spell_table"]
+
+Span = tuple[int, int]
+# spell key → ("spell" or "counter", its name in the ruleset, its pair's Russian name)
+SpellTable = dict[str, tuple[str, str, str]]
+
+
+class Skip(Exception):
+    """A line that produced an error: stop reading it."""
+
+
+def _spell_key(text: str) -> str:
+    return skeleton(norm_word(text).replace(" ", ""))
+
+
+def spell_table(ruleset: Ruleset) -> SpellTable:
+    """Every spell and counter-spell of ``ruleset``, Russian and Latin, by key."""
+    table: SpellTable = {}
+    for pair in ruleset.spells:
+        for text in (pair.spell, pair.spell_ru):
+            table[_spell_key(text)] = ("spell", pair.spell, pair.counter_ru)
+        for text in (pair.counter, pair.counter_ru):
+            table[_spell_key(text)] = ("counter", pair.counter, pair.spell_ru)
+    return table
+
+
+class ActionReader:
+    """Reads actions; the resolver provides the state, errors and names."""
+
+    state: MatchState
+    ruleset: Ruleset
+    lang: str
+    _spells: SpellTable
+
+    def error(
+        self,
+        kind: ErrorKind,
+        code: str,
+        span: Span,
+        suggestions: Iterable[str] = (),
+        **params: Any,
+    ) -> Skip:
+        raise NotImplementedError
+
+    def _got(self, span: Span) -> str:
+        raise NotImplementedError
+
+    def _by_name(
+        self, ref: Ref, sides: tuple[Side, ...], *, steal_from: Side | None = None
+    ) -> PlayerState:
+        raise NotImplementedError
+
+    def _action(
+        self, player: PlayerState, act: PassAct | CatchAct | StealAct | None
+    ) -> Action | None:
+        match act:
+            case None:
+                return None
+            case PassAct():
+                return self._pass(player, act)
+            case CatchAct():
+                return self._catch(act)
+            case StealAct():
+                target = act.target
+                theirs = other_side(player.side)
+                if target.number is not None:
+                    if self.state.find_player(theirs, target.number) is None:
+                        raise self.error(
+                            "unknown_name",
+                            "unknown_number",
+                            (target.start, target.end),
+                            number=target.number,
+                            team=self.state.team(theirs).name,
+                        )
+                    return Steal(target.number)
+                victim = self._by_name(target, (theirs,), steal_from=theirs)
+                return Steal(victim.number)
+
+    def _words(self, words: Sequence[Word]) -> list[tuple[str, str, str, Span]]:
+        """(kind, value, pair, span) for each ball or spell among ``words``."""
+        plain = [w for w in words if w.kind == "WORD"]
+        out: list[tuple[str, str, str, Span]] = []
+        i = 0
+        while i < len(plain):
+            w = plain[i]
+            ball = ball_of(w.value)
+            if ball is not None:
+                out.append(("ball", ball, "", (w.start, w.end)))
+                i += 1
+                continue
+            spell = self._spells.get(_spell_key(w.value))
+            if spell is None and i + 1 < len(plain):
+                nxt = plain[i + 1]
+                spell = self._spells.get(_spell_key(w.value + nxt.value))
+                if spell is not None:
+                    out.append((spell[0], spell[1], spell[2], (w.start, nxt.end)))
+                    i += 2
+                    continue
+            if spell is not None:
+                out.append((spell[0], spell[1], spell[2], (w.start, w.end)))
+            else:
+                out.append(("unknown", w.value, "", (w.start, w.end)))
+            i += 1
+        return out
+
+    def _unknown(self, kind: str, value: str, span: Span) -> Skip:
+        spells = [k for k, v in self._spells.items() if v[0] == kind]
+        close = difflib.get_close_matches(_spell_key(value), spells, n=2, cutoff=0.7)
+        if close:
+            names = [self._spell_name(self._spells[c][1]) for c in close]
+            code = "unknown_spell" if kind == "spell" else "unknown_counter"
+            return self.error("unknown_name", code, span, names, got=self._got(span))
+        labels = {label: ball for ball, pair in BALL_LABELS.items() for label in pair}
+        near = difflib.get_close_matches(norm_word(value), list(labels), n=2, cutoff=0.6)
+        code = "unknown_ball" if kind == "spell" else "unknown_catch_word"
+        return self.error("unknown_name", code, span, near, got=self._got(span))
+
+    def _spell_name(self, name: str) -> str:
+        """A spell or counter as the reader's language writes it."""
+        for pair in self.ruleset.spells:
+            if name == pair.spell:
+                return pair.spell_ru if lang_of(self.lang) == 0 else pair.spell
+            if name == pair.counter:
+                return pair.counter_ru if lang_of(self.lang) == 0 else pair.counter
+        return name
+
+    def _pass(self, player: PlayerState, act: PassAct) -> Pass:
+        ball: str | None = None
+        spell: str | None = None
+        for kind, value, pair, span in self._words(act.words):
+            if kind == "ball" and ball in (None, value):
+                ball = value
+            elif kind == "spell" and spell in (None, value):
+                spell = value
+            elif kind == "counter":
+                raise self.error("syntax", "counter_in_pass", span, got=self._got(span), spell=pair)
+            elif kind == "unknown":
+                raise self._unknown("spell", value, span)
+            else:
+                raise self.error("syntax", "extra_word", span, got=self._got(span))
+        if ball is None:
+            if len(player.balls) != 1:
+                raise self.error("syntax", "pass_ball", (act.start, act.end))
+            ball = player.balls[0]
+        target = act.target
+        if target.height is None:
+            raise self.error("syntax", "no_height", (target.start, target.end), cell=target.cell)
+        return Pass(ball, target.cell, target.height, spell)
+
+    def _catch(self, act: CatchAct) -> Catch:
+        ball: str | None = None
+        counter: str | None = None
+        for kind, value, pair, span in self._words(act.words):
+            if kind == "ball" and ball in (None, value):
+                ball = value
+            elif kind == "counter" and counter in (None, value):
+                counter = value
+            elif kind == "spell":
+                raise self.error(
+                    "syntax", "spell_in_catch", span, got=self._got(span), counter=pair
+                )
+            elif kind == "unknown":
+                raise self._unknown("counter", value, span)
+            else:
+                raise self.error("syntax", "extra_word", span, got=self._got(span))
+        return Catch(ball, counter)
