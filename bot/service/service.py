@@ -21,7 +21,7 @@ from storage import repo
 from storage.db import Database
 from storage.models import Game, GmAction, InboundMessage, Member, OutboxRow, Team
 
-from . import gm, inbound, members, notify, rounds
+from . import gm, inbound, members, notify, rounds, unreachable
 from .api import Attachment, DeliveryResult, Inbound, MemberInfo, OutboxItem, Reply
 from .context import Actor, ServiceError, Tx
 from .fairness import Verification
@@ -434,6 +434,8 @@ class GameService:
             row.state, row.failed_at = "failed", tx.now
             if row.kind != "gm_alert":
                 _alert_dead(tx, row)
+            if result.permanent:  # telegram: team-chat notice and e-mail copy, if any
+                unreachable.reroute(tx, row, result.reason)
         else:
             delay = result.retry_after
             if delay is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 from pathlib import Path
 
 from support.fake_telegram import FakeTelegram
@@ -145,3 +146,21 @@ async def test_a_blocked_user_is_reported_to_the_masters(tg: FakeTelegram, tmp_p
     assert "telegram" in alert[0]
     assert any("Матч начнётся" in t for t in tg.texts(match.alice))
     assert not any("Матч начнётся" in t for t in tg.texts(match.bob))
+
+
+async def test_the_team_chat_hears_of_a_member_the_bot_cannot_reach(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    async with judge(tg, tmp_path) as j:
+        match = await j.setup_match()
+        tg.block(match.alice)
+        deadline = await j.service.next_deadline()
+        assert deadline is not None
+        j.clock.jump_to(deadline - timedelta(hours=1))  # reminder time
+        assert await j.service.send_reminders() == 2
+        notice = await tg.wait_for(lambda: [s for s in tg.sent_to(match.left) if s.buttons])
+        reminded = await tg.wait_sent(match.bob)  # Bob's reminder went through
+    assert "Алиса" in notice[0].text
+    assert notice[0].buttons == [("Запустить бота", "https://t.me/dragonball_test_bot")]
+    assert not any(s.buttons for s in tg.sent_to(match.right))
+    assert all(s.chat_id == match.bob.id for s in reminded)
