@@ -6,9 +6,10 @@ sense of still yields a :class:`MailText` (with empty text and the reason in
 
 Pass phrase syntax (documented for players in ``docs/email.md``):
 
-* a line of the body ``пароль: <фраза>`` (also ``password:``, ``pass:``, ``pw:``;
-  ``=`` instead of ``:`` is fine), removed from the text before it is read as orders;
-* or, in the subject, ``pw: <фраза>`` (also ``пароль:``/``password:``) and
+* a line of the body ``пароль: <фраза>`` (also ``кодовая фраза:``, ``passphrase:``,
+  ``password:``, ``pass:``, ``pw:``; ``=`` instead of ``:`` is fine), removed from
+  the text before it is read as orders;
+* or, in the subject, ``pw: <фраза>`` (also ``пароль:``, ``password:``, ``passphrase:``) and
   everything after it up to the end of the subject, e.g. ``[DB-12] pw: зелёный дракон``;
   it is removed from the subject the judge quotes back in ``Re:``;
 * a line ``новый пароль: <фраза>`` (``new password:``) asks to change it.
@@ -42,14 +43,17 @@ __all__ = [
 
 _TAG = re.compile(r"\[\s*(?:DB|ДБ)\s*-\s*(\d{1,9})\s*\]", re.IGNORECASE)
 _PASS_LINE = re.compile(
-    r"^\s*(?:пароль|password|pass|pw)\s*[:=]\s*(?P<phrase>\S.*?)\s*$", re.IGNORECASE
+    r"^\s*(?:пароль|кодовая\s+фраза|pass\s*phrase|password|pass|pw)\s*[:=]\s*(?P<phrase>\S.*?)\s*$",
+    re.IGNORECASE,
 )
 _NEW_PASS_LINE = re.compile(
     r"^\s*(?:нов(?:ый|ая)\s+(?:пароль|фраза)|new\s+(?:password|pass\s*phrase|passphrase))"
     r"\s*[:=]\s*(?P<phrase>\S.*?)\s*$",
     re.IGNORECASE,
 )
-_SUBJECT_PASS = re.compile(r"(?:^|\s)(?:pw|пароль|password)\s*:\s*(?P<phrase>.*)$", re.IGNORECASE)
+_SUBJECT_PASS = re.compile(
+    r"(?:^|\s)(?:pw|пароль|password|pass\s*phrase)\s*:\s*(?P<phrase>.*)$", re.IGNORECASE
+)
 _PRECEDENCE_AUTO = frozenset({"bulk", "list", "junk", "auto_reply", "auto-reply"})
 _AUTO_SUBJECT = re.compile(
     r"^\s*(?:auto(?:matic)?\s*(?:reply|response)?\s*:|автоответ|автоматический ответ"

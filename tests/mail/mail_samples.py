@@ -32,11 +32,12 @@ def raw_mail(
     headers: dict[str, str] | None = None,
 ) -> bytes:
     """A single-part message; body encoded in ``charset`` and labelled ``label``."""
-    data = body.replace("\n", "\r\n").encode(charset)
+    data = body.encode(charset)
     if cte == "quoted-printable":
         data = quopri.encodestring(data)
     elif cte == "base64":
         data = base64.encodebytes(data)
+    data = data.replace(b"\n", b"\r\n")  # on the wire every line ends in CRLF
     sender_name, _, address = sender.partition(" <")
     head = [
         f"From: {encoded_word(sender_name, 'utf-8')} <{address}" if address else f"From: {sender}",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from email import message_from_bytes, policy
-from email.message import EmailMessage
+from email.message import EmailMessage, MIMEPart
 
 import pytest
 
@@ -26,7 +26,15 @@ def _build(item: OutboxItem) -> EmailMessage:
     return parsed
 
 
-def _text(part: EmailMessage) -> str:
+def _parts(msg: MIMEPart) -> list[MIMEPart]:
+    payload = msg.get_payload()
+    assert isinstance(payload, list)
+    parts = [part for part in payload if isinstance(part, MIMEPart)]
+    assert len(parts) == len(payload)
+    return parts
+
+
+def _text(part: MIMEPart) -> str:
     content = part.get_content()
     assert isinstance(content, str)
     return content.replace("\r\n", "\n")
@@ -95,13 +103,13 @@ def test_results_with_inline_diagrams_and_attachments() -> None:
     )
     msg = _build(item)
     assert msg.get_content_type() == "multipart/mixed"
-    alternative, gif = msg.get_payload()  # type: ignore[misc]
+    alternative, gif = _parts(msg)
     assert alternative.get_content_type() == "multipart/alternative"
-    plain, related = alternative.get_payload()
+    plain, related = _parts(alternative)
     assert plain.get_content_type() == "text/plain"
     assert "Итоги раунда 3\n. o .\n. . ." in _text(plain)
     assert related.get_content_type() == "multipart/related"
-    html, png = related.get_payload()
+    html, png = _parts(related)
     assert 'src="cid:tick-1.png"' in html.get_content()
     assert ACK_MARKER in html.get_content()
     assert png["Content-ID"] == "<tick-1.png>"

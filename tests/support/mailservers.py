@@ -244,6 +244,7 @@ class Captured:
     mail_from: str
     rcpt_tos: tuple[str, ...]
     data: bytes
+    session: int = 0  # which SMTP connection brought it (1, 2, ...)
 
 
 @dataclass
@@ -252,16 +253,25 @@ class _Handler:
     attempts: int = 0
     messages: list[Captured] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    sessions: int = 0
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         with self.lock:
+            if not hasattr(session, "capture_number"):
+                self.sessions += 1
+                session.capture_number = self.sessions
             self.attempts += 1
             if self.refuse > 0:
                 self.refuse -= 1
                 return "451 4.3.0 Temporary failure, try again later"
             data = envelope.original_content or envelope.content
             self.messages.append(
-                Captured(envelope.mail_from, tuple(envelope.rcpt_tos), bytes(data))
+                Captured(
+                    envelope.mail_from,
+                    tuple(envelope.rcpt_tos),
+                    bytes(data),
+                    session.capture_number,
+                )
             )
         return "250 2.0.0 OK"
 
@@ -286,14 +296,24 @@ class CaptureSmtp:
     ) -> None:
         self.port = free_port()
         self._handler = _Handler()
+        self._tls, self._starttls = tls, starttls
+        self._controller = self._new_controller()
+
+    def _new_controller(self) -> Controller:
         kwargs: dict[str, Any] = {}
-        if starttls is not None:
-            kwargs["tls_context"] = starttls
-        self._controller = Controller(
-            self._handler, hostname="127.0.0.1", port=self.port, ssl_context=tls, **kwargs
+        if self._starttls is not None:
+            kwargs["tls_context"] = self._starttls
+        return Controller(
+            self._handler, hostname="127.0.0.1", port=self.port, ssl_context=self._tls, **kwargs
         )
 
     def start(self) -> None:
+        self._controller.start()
+
+    def restart(self) -> None:
+        """Stop (dropping every open connection) and listen again on the same port."""
+        self._controller.stop()
+        self._controller = self._new_controller()
         self._controller.start()
 
     def smtp_config(self, *, security: str = "none") -> SmtpConfig:
@@ -310,6 +330,12 @@ class CaptureSmtp:
 
     def stop(self) -> None:
         self._controller.stop()
+
+    def clear(self) -> None:
+        """Forget what was received so far."""
+        with self._handler.lock:
+            self._handler.messages.clear()
+            self._handler.attempts = 0
 
     def refuse_next(self, count: int) -> None:
         with self._handler.lock:

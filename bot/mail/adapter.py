@@ -1,0 +1,246 @@
+"""The e-mail adapter: a received mail in, a call of the game service out.
+
+:meth:`MailAdapter.handle` is the sink of :class:`~bot.mail.imap.ImapInbound`.
+It reads the mail (:mod:`bot.mail.reading`), decides who is writing, and
+hands an :class:`~bot.service.api.Inbound` to ``service.receive``, which
+stores the raw bytes first and answers through the outbox (to the member's
+registered address only). Nothing a sender puts into a mail makes it raise;
+only a failing service (database down) does, and then the IMAP loop leaves
+the message unprocessed and reads it again later.
+
+Decided here, before the service sees the message (``Inbound.meta``):
+
+* automatic mail (auto-replies, bounces, list mail) and mail without a usable
+  From get ``ignore``: stored, never answered;
+* a message over ``mail.max_message_bytes`` gets ``refuse = "too_large"``
+  (stored — only its header when the IMAP loop fetched no more — and answered
+  with the limit);
+* ``authenticated`` is True only for a registered address with the right pass
+  phrase, or with a DKIM pass reported by our own receiving server when
+  ``mail.accept_dkim`` is on, or (``mail.require_passphrase = false``) for any
+  registered address;
+* failures (no or wrong pass phrase, stranger) are counted per address; past
+  ``max_failures`` in ``failure_window`` the mail gets ``ignore`` (no answer),
+  and reaching the limit on a member's address alerts the game masters;
+* ``новый пароль: …`` in an authenticated mail becomes ``/passphrase …``; a
+  first pass phrase may come with the invitation: ``/start CODE`` plus a
+  ``пароль: …`` line, for an address that has none yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Protocol
+
+from bot.config import MailConfig
+from bot.logging import get_logger
+from bot.mail.auth import FailureLimiter, dkim_verified
+from bot.mail.imap import FetchedMail
+from bot.mail.reading import MailText, read_message
+from bot.service.api import Inbound, MemberInfo, Reply
+
+__all__ = ["MailAdapter", "MailPolicy", "MailService"]
+
+_log = get_logger(__name__)
+
+
+class MailService(Protocol):
+    """What the adapter needs of ``bot.service.GameService``."""
+
+    async def receive(self, msg: Inbound) -> Reply: ...
+
+    async def member_by_email(self, address: str) -> MemberInfo | None: ...
+
+    async def check_passphrase(self, email: str, phrase: str) -> bool: ...
+
+    async def alert_game_masters(
+        self, key: str, game_id: int | None = None, **params: object
+    ) -> tuple[int, ...]: ...
+
+
+@dataclass(frozen=True)
+class MailPolicy:
+    """The ``[mail]`` settings the adapter applies."""
+
+    max_message_bytes: int = 1_000_000
+    require_passphrase: bool = True
+    accept_dkim: bool = False
+    authserv_id: str | None = None
+    max_failures: int = 3
+    failure_window: timedelta = timedelta(hours=1)
+
+    @classmethod
+    def from_config(cls, config: MailConfig) -> MailPolicy:
+        return cls(
+            max_message_bytes=config.max_message_bytes,
+            require_passphrase=config.require_passphrase,
+            accept_dkim=config.accept_dkim,
+            authserv_id=config.dkim_authserv_id,
+        )
+
+
+@dataclass
+class _Verdict:
+    member: MemberInfo | None = None
+    authenticated: bool = False
+    how: str = "none"  # passphrase | dkim | from_header | no_passphrase | wrong_passphrase | ...
+
+
+class MailAdapter:
+    """Turns received mail into ``service.receive`` calls (the IMAP loop's sink)."""
+
+    def __init__(
+        self,
+        service: MailService,
+        policy: MailPolicy | None = None,
+        *,
+        now: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
+        self._service = service
+        self.policy = policy or MailPolicy()
+        self._now = now
+        self.limiter = FailureLimiter(self.policy.max_failures, self.policy.failure_window)
+
+    async def handle(self, mail: FetchedMail) -> Reply:
+        """Sink of the IMAP loop: one fetched message."""
+        fallback = f"uid:{mail.uidvalidity}:{mail.uid}"
+        oversized = mail.truncated or mail.size > self.policy.max_message_bytes
+        return await self.handle_raw(mail.raw, fallback_id=fallback, oversized=oversized)
+
+    async def handle_raw(self, raw: bytes, *, fallback_id: str, oversized: bool = False) -> Reply:
+        """Read ``raw`` and hand it to the service; returns the service's reply."""
+        now = self._now()
+        limit = self.policy.max_message_bytes
+        mail = read_message(raw, max_bytes=0 if oversized else limit)
+        sender = mail.from_address or ""
+        meta = self._meta(mail)
+        verdict = _Verdict()
+        alert: int | None = None
+        if mail.auto is not None:
+            meta["ignore"] = mail.auto
+        elif not sender:
+            meta["ignore"] = "no usable From address"
+        else:
+            verdict = await self._authenticate(mail, sender)
+            meta["auth"] = verdict.how
+            if "too large" in mail.problems:
+                meta.update(refuse="too_large", limit=str(limit))
+            if not verdict.authenticated:
+                alert = self._count_failure(sender, now, meta)
+        text = mail.text
+        if verdict.authenticated and mail.new_passphrase is not None:
+            text = f"/passphrase {mail.new_passphrase}"
+        external_id = mail.message_id or fallback_id
+        reply = await self._service.receive(
+            self._inbound(mail, external_id, sender, text, raw, now, verdict, meta)
+        )
+        _log.info(
+            "mail received", external_id=external_id, sender=sender, status=reply.status,
+            auth=meta.get("auth", "-"), ignored=meta.get("ignore", ""),
+        )  # fmt: skip
+        if reply.status == "duplicate":
+            return reply
+        if alert is not None:
+            await self._alert(sender, verdict, alert)
+        first_phrase = mail.new_passphrase or mail.passphrase
+        if (
+            reply.status == "ok"
+            and not verdict.authenticated
+            and "ignore" not in meta
+            and mail.text.lstrip().startswith("/start")
+            and first_phrase is not None
+            and (verdict.member is None or not verdict.member.has_passphrase)
+        ):
+            # The invitation code vouched for the sender: his first pass phrase.
+            await self._service.receive(
+                self._inbound(
+                    mail, f"{external_id}#passphrase", sender, f"/passphrase {first_phrase}",
+                    raw, now, _Verdict(verdict.member, True, "invitation"), {"auth": "invitation"},
+                )
+            )  # fmt: skip
+        return reply
+
+    @staticmethod
+    def _inbound(
+        mail: MailText,
+        external_id: str,
+        sender: str,
+        text: str,
+        raw: bytes,
+        now: datetime,
+        verdict: _Verdict,
+        meta: dict[str, str],
+    ) -> Inbound:
+        return Inbound(
+            channel="email",
+            external_id=external_id,
+            sender=sender,
+            text=text,
+            raw=raw,
+            received_at=now,
+            game_hint=mail.game_tag,
+            reply_ref=mail.message_id,
+            subject=mail.subject or None,
+            authenticated=verdict.authenticated,
+            meta=meta,
+        )
+
+    @staticmethod
+    def _meta(mail: MailText) -> dict[str, str]:
+        meta = {"size": str(mail.size)}
+        if mail.authentication_results:
+            meta["authentication_results"] = "\n".join(mail.authentication_results)
+        if mail.problems:
+            meta["problems"] = "; ".join(mail.problems)
+        if mail.in_reply_to:
+            meta["in_reply_to"] = mail.in_reply_to
+        if mail.attachments:
+            meta["attachments_ignored"] = str(mail.attachments)
+        if mail.from_name:
+            meta["name"] = mail.from_name  # the service names new members after it
+        return meta
+
+    async def _authenticate(self, mail: MailText, sender: str) -> _Verdict:
+        member = await self._service.member_by_email(sender)
+        if member is None:
+            return _Verdict(None, False, "unknown_sender")
+        if mail.passphrase is not None and await self._service.check_passphrase(
+            sender, mail.passphrase
+        ):
+            self.limiter.clear(sender)
+            return _Verdict(member, True, "passphrase")
+        policy = self.policy
+        results = list(mail.authentication_results)
+        if policy.accept_dkim and dkim_verified(results, sender, policy.authserv_id):
+            return _Verdict(member, True, "dkim")
+        if not policy.require_passphrase:
+            return _Verdict(member, True, "from_header")
+        return _Verdict(
+            member, False, "wrong_passphrase" if mail.passphrase is not None else "no_passphrase"
+        )
+
+    def _count_failure(self, sender: str, now: datetime, meta: dict[str, str]) -> int | None:
+        """Past the limit: stored without an answer. Returns the failure count when
+        it reaches the limit on a member's address (time to alert), else None."""
+        if self.limiter.exceeded(sender, now):
+            meta["ignore"] = "too many failed attempts"
+            return None
+        failures = self.limiter.record(sender, now)
+        # Strangers writing are not news; attempts on a member's address are.
+        if failures >= self.limiter.max_failures and meta.get("auth") != "unknown_sender":
+            return failures
+        return None
+
+    async def _alert(self, sender: str, verdict: _Verdict, failures: int) -> None:
+        member = verdict.member
+        games = {entry[0] for entry in member.memberships} if member else set()
+        await self._service.alert_game_masters(
+            "gm_alert_mail_failures",
+            games.pop() if len(games) == 1 else None,
+            sender=sender,
+            failures=failures,
+            minutes=int(self.limiter.window.total_seconds() // 60),
+            last=verdict.how,
+        )

@@ -1,0 +1,228 @@
+"""The mail adapter's decisions, against an in-memory service (no servers)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from fakes import FakeMailService, Queued
+from mail_samples import ORDERS, raw_mail
+
+from bot.config import MailConfig
+from bot.mail.adapter import MailAdapter, MailPolicy
+from bot.mail.imap import FetchedMail
+
+VASYA = "vasya@example.ru"
+PHRASE = "зелёный дракон"
+NOW = datetime(2025, 3, 1, 18, 0, tzinfo=UTC)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = NOW
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.fixture
+def service() -> FakeMailService:
+    fake = FakeMailService()
+    fake.add_member(VASYA, PHRASE)
+    return fake
+
+
+def adapter(service: FakeMailService, clock: Clock | None = None, **policy: object) -> MailAdapter:
+    return MailAdapter(service, MailPolicy(**policy), now=clock or Clock())  # type: ignore[arg-type]
+
+
+def mail(body: str, n: int = 1, **kwargs: object) -> FetchedMail:
+    raw = raw_mail(body, message_id=f"<a{n}@example.ru>", **kwargs)  # type: ignore[arg-type]
+    return FetchedMail(uid=n, uidvalidity=77, raw=raw, size=len(raw))
+
+
+async def test_orders_with_the_pass_phrase_are_accepted(service: FakeMailService) -> None:
+    reply = await adapter(service).handle(mail(f"пароль: {PHRASE}\n{ORDERS}", charset="koi8-r"))
+    assert reply.status == "ok"
+    assert service.orders == {VASYA: [ORDERS]}
+    stored = service.stored["<a1@example.ru>"]
+    assert stored.authenticated
+    assert stored.meta["auth"] == "passphrase"
+    assert stored.game_hint == "DB-12"
+    assert stored.reply_ref == "<a1@example.ru>"
+    assert stored.received_at == NOW
+    assert PHRASE not in stored.text
+    assert service.outbox == [
+        Queued(VASYA, "ack", f"orders accepted: {ORDERS}", "Re: [DB-12] приказы", "<a1@example.ru>")
+    ]
+
+
+async def test_pass_phrase_in_the_subject(service: FakeMailService) -> None:
+    reply = await adapter(service).handle(mail(ORDERS, subject=f"[DB-12] pw: {PHRASE}"))
+    assert reply.status == "ok"
+    assert service.stored["<a1@example.ru>"].subject == "[DB-12]"
+
+
+@pytest.mark.parametrize("body", [ORDERS, f"пароль: красный дракон\n{ORDERS}"])
+async def test_missing_or_wrong_pass_phrase_changes_nothing(
+    service: FakeMailService, body: str
+) -> None:
+    reply = await adapter(service).handle(mail(body))
+    assert reply.status == "refused"
+    assert service.orders == {}
+    stored = service.stored["<a1@example.ru>"]
+    assert not stored.authenticated
+    assert stored.meta["auth"] in ("no_passphrase", "wrong_passphrase")
+    # The answer goes to the registered address only (here the same as From).
+    assert [q.destination for q in service.outbox] == [VASYA]
+
+
+async def test_forged_from_of_a_stranger_gets_no_answer(service: FakeMailService) -> None:
+    reply = await adapter(service).handle(mail(ORDERS, sender="Мэллори <mallory@evil.example>"))
+    assert reply.status == "refused"
+    assert service.stored["<a1@example.ru>"].meta["auth"] == "unknown_sender"
+    assert service.outbox == []
+
+
+async def test_repeated_failures_are_rate_limited_and_reported(service: FakeMailService) -> None:
+    clock = Clock()
+    mails = adapter(service, clock, max_failures=3, failure_window=timedelta(hours=1))
+    statuses = []
+    for n in range(5):
+        clock.now = NOW + timedelta(minutes=n)
+        statuses.append((await mails.handle(mail(ORDERS, n))).status)
+    assert statuses == ["refused", "refused", "refused", "ignored", "ignored"]
+    assert [q.kind for q in service.outbox] == ["ack", "ack", "ack", "gm_alert"]
+    ((key, game_id, params),) = service.alerts
+    assert (key, game_id) == ("gm_alert_mail_failures", 12)
+    assert params["sender"] == VASYA and params["failures"] == 3
+    assert service.stored["<a4@example.ru>"].meta["ignore"] == "too many failed attempts"
+    # An hour later the address is heard again; the right pass phrase clears the count.
+    clock.now = NOW + timedelta(minutes=70)
+    assert (await mails.handle(mail(f"пароль: {PHRASE}\n{ORDERS}", 6))).status == "ok"
+    assert not mails.limiter.exceeded(VASYA, clock.now)
+
+
+async def test_strangers_are_rate_limited_without_alerts(service: FakeMailService) -> None:
+    mails = adapter(service, max_failures=2)
+    for n in range(4):
+        await mails.handle(mail(ORDERS, n, sender="x@spam.example"))
+    assert service.alerts == []
+    assert service.stored["<a3@example.ru>"].meta["ignore"] == "too many failed attempts"
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Auto-Submitted": "auto-replied"},
+        {"Precedence": "bulk"},
+        {"Return-Path": "<>"},
+        {"List-Id": "<x.example.ru>"},
+    ],
+)
+async def test_robots_are_stored_and_never_answered(
+    service: FakeMailService, headers: dict[str, str]
+) -> None:
+    reply = await adapter(service).handle(mail(f"пароль: {PHRASE}\n{ORDERS}", headers=headers))
+    assert reply.status == "ignored"
+    assert "<a1@example.ru>" in service.stored
+    assert service.outbox == []
+    assert service.orders == {}
+
+
+async def test_the_same_message_twice(service: FakeMailService) -> None:
+    mails = adapter(service)
+    first = mail(f"пароль: {PHRASE}\n{ORDERS}", 1)
+    again = FetchedMail(uid=2, uidvalidity=77, raw=b"Delivered-To: judge\r\n" + first.raw, size=1)
+    assert (await mails.handle(first)).status == "ok"
+    assert (await mails.handle(again)).status == "duplicate"
+    assert service.orders == {VASYA: [ORDERS]}
+    assert len(service.outbox) == 1
+
+
+async def test_message_without_message_id_uses_the_uid(service: FakeMailService) -> None:
+    raw = raw_mail(f"пароль: {PHRASE}\n{ORDERS}", message_id=None)
+    await adapter(service).handle(FetchedMail(uid=5, uidvalidity=77, raw=raw, size=len(raw)))
+    assert list(service.stored) == ["uid:77:5"]
+
+
+async def test_oversized_message_is_refused_unread(service: FakeMailService) -> None:
+    raw = raw_mail(f"пароль: {PHRASE}\n{ORDERS}\n" + "x" * 3000)
+    fetched = FetchedMail(uid=1, uidvalidity=77, raw=raw, size=len(raw))
+    reply = await adapter(service, max_message_bytes=1000).handle(fetched)
+    assert reply.status == "refused"
+    stored = service.stored["<m1@example.ru>"]
+    assert (stored.meta["refuse"], stored.meta["limit"]) == ("too_large", "1000")
+    assert stored.text == ""
+    assert service.orders == {}
+    assert service.outbox[0].text == "too large, limit 1000"
+
+
+async def test_header_only_fetch_is_oversized(service: FakeMailService) -> None:
+    head = raw_mail("").split(b"\r\n\r\n")[0] + b"\r\n\r\n"
+    fetched = FetchedMail(uid=1, uidvalidity=77, raw=head, size=5_000_000, truncated=True)
+    assert (await adapter(service).handle(fetched)).status == "refused"
+
+
+async def test_new_pass_phrase(service: FakeMailService) -> None:
+    body = f"пароль: {PHRASE}\nновый пароль: синий дракон летит"
+    assert (await adapter(service).handle(mail(body))).status == "ok"
+    assert service.passphrases[VASYA] == "синий дракон летит"
+    assert service.stored["<a1@example.ru>"].text == "/passphrase синий дракон летит"
+
+
+async def test_new_pass_phrase_needs_the_old_one(service: FakeMailService) -> None:
+    body = "пароль: не тот\nновый пароль: синий дракон летит"
+    assert (await adapter(service).handle(mail(body))).status == "refused"
+    assert service.passphrases[VASYA] == PHRASE
+
+
+async def test_first_pass_phrase_comes_with_the_invitation(service: FakeMailService) -> None:
+    service.codes.add("K7Q2")
+    newcomer = "Петя <petya@example.ru>"
+    reply = await adapter(service).handle(mail(f"/start K7Q2\nпароль: {PHRASE}", sender=newcomer))
+    assert reply.status == "ok"
+    assert service.passphrases["petya@example.ru"] == PHRASE
+    assert service.stored["<a1@example.ru>#passphrase"].authenticated
+    # A second code from a forged From cannot replace an existing pass phrase.
+    service.codes.add("Z9Z9")
+    forged = mail("/start Z9Z9\nпароль: чужой пароль", 2, sender=f"X <{VASYA}>")
+    assert (await adapter(service).handle(forged)).status == "ok"
+    assert service.passphrases[VASYA] == PHRASE
+
+
+async def test_dkim_pass_of_our_server(service: FakeMailService) -> None:
+    headers = {"Authentication-Results": "mx.judge.example; dkim=pass header.d=example.ru"}
+    trusting = adapter(service, accept_dkim=True, authserv_id="mx.judge.example")
+    assert (await trusting.handle(mail(ORDERS, 1, headers=headers))).status == "ok"
+    assert service.stored["<a1@example.ru>"].meta["auth"] == "dkim"
+    assert "dkim=pass" in service.stored["<a1@example.ru>"].meta["authentication_results"]
+    # Without accept_dkim, the same header proves nothing.
+    assert (await adapter(service).handle(mail(ORDERS, 2, headers=headers))).status == "refused"
+
+
+async def test_no_pass_phrase_required(service: FakeMailService) -> None:
+    assert (await adapter(service, require_passphrase=False).handle(mail(ORDERS))).status == "ok"
+
+
+async def test_mail_without_from_is_stored_and_ignored(service: FakeMailService) -> None:
+    raw = b"Subject: hi\r\nMessage-ID: <nofrom@x>\r\n\r\n" + ORDERS.encode()
+    reply = await adapter(service).handle(FetchedMail(1, 1, raw, len(raw)))
+    assert reply.status == "ignored"
+    assert service.stored["<nofrom@x>"].meta["ignore"] == "no usable From address"
+
+
+async def test_garbage_bytes_are_stored(service: FakeMailService) -> None:
+    raw = b"\x00\xff\xfe\r\n\r\n\x80"
+    assert (await adapter(service).handle(FetchedMail(9, 1, raw, len(raw)))).status == "ignored"
+    assert service.stored["uid:1:9"].raw == raw
+
+
+def test_policy_from_config() -> None:
+    config = MailConfig(max_message_bytes=5000, accept_dkim=True, dkim_authserv_id="mx.example")
+    policy = MailPolicy.from_config(config)
+    assert (policy.max_message_bytes, policy.accept_dkim, policy.authserv_id) == (
+        5000,
+        True,
+        "mx.example",
+    )
