@@ -8,8 +8,8 @@ arriving as ``sendMessage`` (both stamped by the server).
 
 1. echo: a bare PTB application whose one handler replies with the text.
 2. judge: our runner, the real game service (SQLite in a temporary folder, or
-   PostgreSQL with ``--db postgresql``), the outbox worker woken by each
-   answer, production flood pacing. Every message is a valid order; the
+   PostgreSQL with ``--db postgresql``), the outbox worker woken by the service
+   whenever it queues something (as in ``bot/app.py``), production flood pacing. Every message is a valid order; the
    answer is the canonical order sheet with the deadline.
 
 Run: ``python benchmarks/telegram_bench.py`` (defaults: 500 messages from 50
@@ -49,7 +49,7 @@ from bot.service import (
     ServiceSettings,
     SystemClock,
 )
-from bot.telegram import TelegramRunner, WakeableClock
+from bot.telegram import TelegramRunner
 from engine.ruleset import load_ruleset
 from engine.setup import new_match
 from storage.testing import temporary_database
@@ -238,11 +238,11 @@ async def bench_judge(
         tg = server.tg
         service = GameService(db, ServiceSettings(), reporter=RenderReporter(pictures=False))
         seats = await _setup_games(service, users)
-        clock = WakeableClock(SystemClock())
         config = TelegramConfig(enabled=True, token=SecretStr(tg.token), base_url=tg.base_url)
         timed = TimedService(service)
-        runner = TelegramRunner(config, timed, on_reply=clock.wake)  # production pacing
-        worker = OutboxWorker(service, {"telegram": runner.channel}, clock)
+        runner = TelegramRunner(config, timed)  # production pacing
+        worker = OutboxWorker(service, {"telegram": runner.channel}, SystemClock())
+        service.listeners.append(worker.wake)  # as bot/app.py does
         stop = asyncio.Event()
         await runner.start()
         delivering = asyncio.create_task(worker.run(stop))

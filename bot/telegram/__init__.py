@@ -3,12 +3,14 @@
 The composition root calls :func:`build_telegram` once, starts the runner
 next to its other tasks, and gives the channel to the outbox worker::
 
-    clock = WakeableClock(SystemClock())   # the outbox worker's clock
-    runner, channel = build_telegram(config, service, on_reply=clock.wake)
+    runner, channel = build_telegram(config, service)
     worker = OutboxWorker(service, {"telegram": channel, ...}, clock)
+    service.listeners.append(worker.wake)   # answers go out at once
     await runner.start()           # polling (or webhook) in this event loop
     ...                            # worker.run(stop) beside the other tasks
     await runner.stop()
+
+(``bot/app.py`` does exactly this.)
 """
 
 from __future__ import annotations
@@ -22,9 +24,8 @@ from .channel import TelegramChannel
 from .handlers import Receiver
 from .pacing import FloodLimits
 from .runner import TelegramRunner
-from .wake import WakeableClock
 
-__all__ = ["FloodLimits", "TelegramChannel", "TelegramRunner", "WakeableClock", "build_telegram"]
+__all__ = ["FloodLimits", "TelegramChannel", "TelegramRunner", "build_telegram"]
 
 
 def build_telegram(

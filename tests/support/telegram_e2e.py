@@ -20,7 +20,7 @@ from pydantic import SecretStr
 
 from bot.config import TelegramConfig
 from bot.service import GameService, OutboxWorker, RenderReporter, ServiceSettings
-from bot.telegram import FloodLimits, TelegramRunner, WakeableClock
+from bot.telegram import FloodLimits, TelegramRunner
 from engine.ruleset import load_ruleset
 from engine.setup import new_match
 from storage.testing import temporary_database
@@ -148,7 +148,7 @@ async def judge(
     folder: Path,
     *,
     limits: FloodLimits | None = None,
-    idle_sleep: float = 0.2,
+    idle_sleep: float = 2.0,
 ) -> AsyncIterator[Judge]:
     """The whole judge on a fresh SQLite database, talking to ``tg``."""
     gm = tg.user(GM_ID, "Судья", "referee")
@@ -158,20 +158,15 @@ async def judge(
         clock = ShiftedClock()
         service = GameService(db, settings, reporter=RenderReporter(), clock=clock)
         config = TelegramConfig(enabled=True, token=SecretStr(tg.token), base_url=tg.base_url)
-        # Answers wake the worker at once; what the service queues by itself
-        # (results, alerts) waits at most ``idle_sleep``.
-        worker_clock = WakeableClock(clock)
         runner = TelegramRunner(
             config,
             service,
             game_masters=[GM_ID],
             limits=limits or FloodLimits.unlimited(),
             poll_timeout=1,
-            on_reply=worker_clock.wake,
         )
-        worker = OutboxWorker(
-            service, {"telegram": runner.channel}, worker_clock, idle_sleep=idle_sleep
-        )
+        worker = OutboxWorker(service, {"telegram": runner.channel}, clock, idle_sleep=idle_sleep)
+        service.listeners.append(worker.wake)  # as bot/app.py does
         stop = asyncio.Event()
         await runner.start()
         delivering = asyncio.create_task(worker.run(stop))

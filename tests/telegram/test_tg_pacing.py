@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from telegram.error import RetryAfter
 
 from bot.telegram.pacing import FloodLimits, FloodPacer, TokenBucket, retry_after_seconds
-from bot.telegram.wake import WakeableClock
 
 
 class Recorder:
@@ -116,34 +115,3 @@ async def test_429_holds_every_request_for_retry_after() -> None:
 def test_retry_after_in_seconds_from_either_form() -> None:
     assert retry_after_seconds(RetryAfter(7)) == 7.0
     assert retry_after_seconds(RetryAfter(timedelta(seconds=1.5))) == 1.5
-
-
-class SlowClock:
-    """Only the sleep matters here."""
-
-    def now(self) -> datetime:
-        return datetime.now(UTC)
-
-    async def sleep(self, seconds: float) -> None:
-        await asyncio.sleep(seconds)
-
-
-async def test_a_wake_ends_the_outbox_workers_sleep() -> None:
-    clock = WakeableClock(SlowClock())
-    loop = asyncio.get_running_loop()
-    start = loop.time()
-    sleeping = asyncio.create_task(clock.sleep(30))
-    await asyncio.sleep(0.05)
-    assert not sleeping.done()
-    clock.wake()
-    await asyncio.wait_for(sleeping, 5)
-    assert loop.time() - start < 5
-
-
-async def test_a_wake_while_busy_is_kept_for_the_next_sleep() -> None:
-    clock = WakeableClock(SlowClock())
-    clock.wake()
-    await asyncio.wait_for(clock.sleep(30), 5)  # returns at once
-    started = asyncio.get_running_loop().time()
-    await clock.sleep(0.1)  # the wake was used up: a real sleep
-    assert asyncio.get_running_loop().time() - started >= 0.09
