@@ -164,3 +164,19 @@ async def test_the_team_chat_hears_of_a_member_the_bot_cannot_reach(
     assert notice[0].buttons == [("Запустить бота", "https://t.me/dragonball_test_bot")]
     assert not any(s.buttons for s in tg.sent_to(match.right))
     assert all(s.chat_id == match.bob.id for s in reminded)
+
+
+async def test_a_team_group_upgraded_to_a_supergroup_is_followed(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    async with judge(tg, tmp_path) as j:
+        match = await j.setup_match()
+        supergroup = tg.migrate(match.left)
+        await j.gm_says("/announce Перерыв 10 минут")
+        await tg.wait_for(lambda: any("Перерыв" in t for t in tg.texts(supergroup)))
+        # The team's chat is the supergroup from now on: orders written there are answered there.
+        ivanov = start_cell("left", 1)
+        answer = await j.say(match.alice, f"Иванов: {ivanov[0]} в{ivanov[1]}", supergroup)
+    assert answer.chat_id == supergroup.id
+    assert "приказы приняты" in answer.text
+    assert not any("Перерыв" in t for t in tg.texts(match.left))
