@@ -30,6 +30,7 @@ from .models import (
     Round,
     Snapshot,
     Team,
+    metadata,
 )
 
 __all__ = [
@@ -78,11 +79,14 @@ def lock_game(s: Session, game_id: int) -> Game | None:
     """The game row, locked until the transaction ends (PostgreSQL ``FOR UPDATE``;
     SQLite transactions are already exclusive).  Every write to a game's play
     takes this lock first, so resolution and new orders cannot interleave."""
-    stmt = select(Game).where(Game.id == game_id).with_for_update()
-    game = s.exec(stmt).first()
-    if game is not None:
-        s.refresh(game)  # the session may hold a copy read before the lock
-    return game
+    # populate_existing: the session may hold a copy read before the lock.
+    stmt = (
+        select(Game)
+        .where(Game.id == game_id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    return s.exec(stmt).first()
 
 
 def teams(s: Session, game_id: int) -> dict[str, Team]:
@@ -249,7 +253,8 @@ def add_events(s: Session, game_id: int, round_id: int, events: Sequence[dict[st
         }
         for i, e in enumerate(events)
     ]
-    s.execute(insert(EventRow), rows)
+    # Core, not the ORM's bulk path: a round has a few hundred events.
+    s.connection().execute(insert(metadata.tables[EventRow.__tablename__]), rows)
 
 
 def events_of_round(s: Session, round_id: int) -> list[dict[str, Any]]:

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from storage import repo
-from storage.models import Game, Member, OutboxRow
+from storage.models import Game, Member, Membership, OutboxRow, Team
 
 from .context import Tx, game_code
 from .i18n import t
@@ -25,8 +25,10 @@ __all__ = [
     "game_destinations",
     "gm_destinations",
     "member_destination",
+    "message",
     "public_destinations",
     "queue",
+    "queue_all",
     "team_destinations",
 ]
 
@@ -44,7 +46,7 @@ class Destination:
         return (self.channel, self.address)
 
 
-def queue(
+def message(
     tx: Tx,
     dest: Destination,
     kind: str,
@@ -53,14 +55,15 @@ def queue(
     game: Game | None = None,
     subject: str | None = None,
     html: str | None = None,
-    attachments: Sequence[tuple[str, str, bytes]] = (),
     reply_ref: str | None = None,
     buttons: Sequence[tuple[str, str]] = (),
     pictures: str | None = None,
-) -> int:
+) -> OutboxRow:
+    """An outbox row for ``dest`` (not yet written): e-mail gets the subject,
+    tagged with the game, and the HTML part; Telegram the forum topic."""
     if dest.channel == "email" and subject is not None and game is not None:
         subject = f"[{game_code(game)}] {subject}"
-    row = OutboxRow(
+    return OutboxRow(
         game_id=game.id if game else None,
         channel=dest.channel,
         destination=dest.address,
@@ -75,9 +78,39 @@ def queue(
         next_try_at=tx.now,
         created_at=tx.now,
     )
+
+
+def queue(
+    tx: Tx,
+    dest: Destination,
+    kind: str,
+    text: str,
+    *,
+    game: Game | None = None,
+    subject: str | None = None,
+    html: str | None = None,
+    attachments: Sequence[tuple[str, str, bytes]] = (),
+    reply_ref: str | None = None,
+    buttons: Sequence[tuple[str, str]] = (),
+    pictures: str | None = None,
+) -> int:
+    """Queue one message; returns its outbox id."""
+    row = message(
+        tx, dest, kind, text, game=game, subject=subject, html=html, reply_ref=reply_ref,
+        buttons=buttons, pictures=pictures,
+    )  # fmt: skip
     outbox_id = repo.enqueue(tx.s, row, attachments)
     tx.queued.append(outbox_id)
     return outbox_id
+
+
+def queue_all(tx: Tx, rows: Sequence[OutboxRow]) -> list[int]:
+    """Queue many messages in one database round trip; returns their ids."""
+    tx.s.add_all(rows)
+    tx.s.flush()
+    ids = [r.id for r in rows if r.id is not None]
+    tx.queued.extend(ids)
+    return ids
 
 
 def member_destination(member: Member, *, audience: str = "public") -> Destination | None:
@@ -101,11 +134,16 @@ def public_destinations(game: Game) -> list[Destination]:
 
 def team_destinations(tx: Tx, game: Game, side: str) -> list[Destination]:
     assert game.id is not None
-    team = repo.teams(tx.s, game.id).get(side)
+    return _team(game, side, repo.teams(tx.s, game.id).get(side), repo.memberships(tx.s, game.id))
+
+
+def _team(
+    game: Game, side: str, team: Team | None, people: list[tuple[Membership, Member]]
+) -> list[Destination]:
     out: list[Destination] = []
     if team is not None and team.chat:
         out.append(Destination("telegram", team.chat, game.lang, team.thread, side))
-    for ms, member in repo.memberships(tx.s, game.id):
+    for ms, member in people:
         if ms.side != side or ms.role == "game_master":
             continue
         dest = member_destination(member, audience=side)
@@ -115,11 +153,15 @@ def team_destinations(tx: Tx, game: Game, side: str) -> list[Destination]:
     return _unique(out)
 
 
-def gm_destinations(tx: Tx, game: Game | None) -> list[Destination]:
+def gm_destinations(
+    tx: Tx, game: Game | None, people: list[tuple[Membership, Member]] | None = None
+) -> list[Destination]:
     out: list[Destination] = []
     if game is not None and game.id is not None:
-        for member in repo.game_masters(tx.s, game.id):
-            dest = member_destination(member, audience="gm")
+        if people is None:
+            people = repo.memberships(tx.s, game.id)
+        for ms, member in people:
+            dest = member_destination(member, audience="gm") if ms.role == "game_master" else None
             if dest is not None:
                 out.append(dest)
     if not out:
@@ -134,11 +176,14 @@ def gm_destinations(tx: Tx, game: Game | None) -> list[Destination]:
 
 def game_destinations(tx: Tx, game: Game) -> list[Destination]:
     """Everybody of a game, each once: public channel, both teams, game masters."""
+    assert game.id is not None
+    teams = repo.teams(tx.s, game.id)
+    people = repo.memberships(tx.s, game.id)
     return _unique(
         public_destinations(game)
-        + team_destinations(tx, game, "left")
-        + team_destinations(tx, game, "right")
-        + gm_destinations(tx, game)
+        + _team(game, "left", teams.get("left"), people)
+        + _team(game, "right", teams.get("right"), people)
+        + gm_destinations(tx, game, people)
     )
 
 
@@ -154,19 +199,18 @@ def announce(
 ) -> list[int]:
     """Queue the text ``key`` to everybody of the game, each in his language."""
     params.setdefault("game", game_code(game))
-    ids = []
-    for dest in to if to is not None else game_destinations(tx, game):
-        ids.append(
-            queue(
-                tx,
-                dest,
-                kind,
-                t(key, dest.lang, **params),
-                game=game,
-                subject=t(subject_key, dest.lang, **params),
-            )
+    rows = [
+        message(
+            tx,
+            dest,
+            kind,
+            t(key, dest.lang, **params),
+            game=game,
+            subject=t(subject_key, dest.lang, **params),
         )
-    return ids
+        for dest in (to if to is not None else game_destinations(tx, game))
+    ]
+    return queue_all(tx, rows)
 
 
 def _unique(dests: Iterable[Destination]) -> list[Destination]:

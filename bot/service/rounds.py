@@ -105,11 +105,14 @@ def open_round(tx: Tx, game: Game, state: MatchState, *, deadline: datetime) -> 
     return rnd
 
 
-def announce_round_open(tx: Tx, game: Game, rnd: Round) -> None:
+def announce_round_open(
+    tx: Tx, game: Game, rnd: Round, to: list[notify.Destination] | None = None
+) -> None:
     notify.announce(
         tx,
         game,
         "round_open",
+        to=to,
         kind="round_open",
         subject_key="subject_round_open",
         round=rnd.number,
@@ -167,42 +170,41 @@ def resolve(
         tick_states=tuple(result.tick_states),
         events=tuple(result.events),
         ruleset=ruleset,
-        descriptions={
-            (o.side, o.number, o.tick): o.description for o in orders.players if o.description
-        },
+        descriptions=descriptions(orders),
     )
-    _queue_results(tx, game, rnd, material)
+    dests = notify.game_destinations(tx, game)
+    _queue_results(tx, game, rnd, material, dests)
     next_number = None
     if result.state.ended:
         game.status = "ended"
         game.ended_at = tx.now
         game.end_reason = result.state.end_reason
         tx.s.add(game)
-        _announce_end(tx, game, result.state)
+        _announce_end(tx, game, result.state, dests)
     else:
         # Catching up after downtime, the next deadline follows the missed one;
         # a round resolved early still gives the next one some time.
         base = rnd.deadline if rnd.deadline <= tx.now else tx.now + tx.settings.min_round_time
         nxt = open_round(tx, game, result.state, deadline=deadline_after(game, base))
-        announce_round_open(tx, game, nxt)
+        announce_round_open(tx, game, nxt, dests)
         next_number = nxt.number
     return Resolution(game_id, rnd.number, result.state.ended, next_number, digest)
 
 
-def _queue_results(tx: Tx, game: Game, rnd: Round, material: RoundMaterial) -> None:
+def _queue_results(
+    tx: Tx, game: Game, rnd: Round, material: RoundMaterial, dests: list[notify.Destination]
+) -> None:
     reports: dict[tuple[str, str], Report] = {}
     params = {
-        "game": game_code(game),
-        "round": rnd.number,
-        "seed": rnd.seed,
-        "digest": rnd.result_digest,
-    }
-    for dest in notify.game_destinations(tx, game):
-        key = (dest.audience, dest.lang)
+        "game": game_code(game), "round": rnd.number, "seed": rnd.seed, "digest": rnd.result_digest,
+    }  # fmt: skip
+    rows = []
+    for dest in dests:
+        # The referee reads the public story; his pictures show what is hidden.
+        audience = "public" if dest.audience == "gm" else dest.audience
+        key = (audience, dest.lang)
         if key not in reports:
-            reports[key] = tx.reporter.round_report(
-                material, audience=dest.audience, lang=dest.lang
-            )
+            reports[key] = tx.reporter.round_report(material, audience=audience, lang=dest.lang)
         report = reports[key]
         text = "\n\n".join(
             [
@@ -212,10 +214,19 @@ def _queue_results(tx: Tx, game: Game, rnd: Round, material: RoundMaterial) -> N
             ]
         )
         view = "gm" if dest.audience == "gm" else "public"
-        notify.queue(
-            tx, dest, "results", text, game=game, subject=t("subject_results", dest.lang, **params),
-            html=report.html, pictures=f"{rnd.id}/{view}/{dest.lang}",
-        )  # fmt: skip
+        rows.append(
+            notify.message(
+                tx,
+                dest,
+                "results",
+                text,
+                game=game,
+                subject=t("subject_results", dest.lang, **params),
+                html=report.html,
+                pictures=f"{rnd.id}/{view}/{dest.lang}",
+            )
+        )
+    notify.queue_all(tx, rows)
 
 
 def material(tx: Tx, round_id: int) -> RoundMaterial:
@@ -246,12 +257,15 @@ def descriptions(orders: RoundOrders) -> dict[tuple[str, int, int], str]:
     return {(o.side, o.number, o.tick): o.description for o in orders.players if o.description}
 
 
-def _announce_end(tx: Tx, game: Game, state: MatchState) -> None:
+def _announce_end(
+    tx: Tx, game: Game, state: MatchState, to: list[notify.Destination] | None = None
+) -> None:
     left, right = state.teams
     notify.announce(
         tx,
         game,
         "match_end",
+        to=to,
         kind="match_end",
         subject_key="subject_match_end",
         left=left.name,

@@ -1,0 +1,143 @@
+"""Deadline throughput: many games whose deadlines fall in the same minute.
+
+Sets up ``--games`` running games (default 1000), each with a linked chat per
+team, a public channel and a full order sheet (every player, every tick, and
+both dragons), all due at the same deadline.  Then, timed: one
+``GameService.resolve_due`` at the deadline, until every round is resolved,
+the next one opened and the results and round-open messages are in the
+outbox (one transaction per game, as in production).  Checked afterwards:
+every game resolved once, eight messages queued per game.
+
+Diagrams are drawn when a result is first delivered, not at the deadline;
+``--draw N`` times that drawing for N rounds for comparison.
+
+Run: ``python benchmarks/deadline_bench.py [--db sqlite|postgresql|both] [--games N]``
+(PostgreSQL: the local test server, a throw-away schema).  Target: under 60 s
+for 1000 games on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from sqlalchemy import func
+from sqlmodel import select
+
+from bot.service import FakeClock, GameService, Inbound, RenderReporter, ServiceSettings, rounds
+from bot.service.context import Tx
+from engine.state import MatchState
+from storage.db import Database
+from storage.models import OutboxRow, Round
+from storage.testing import temporary_database
+
+START = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)  # 15:00 in Moscow
+DEADLINE = datetime(2026, 3, 2, 18, 0, tzinfo=UTC)  # 21:00 in Moscow
+TARGET_S = 60.0
+
+
+def _sheet(state: MatchState) -> str:
+    """Both teams' orders for the whole round, as a game master writes them."""
+    lines = []
+    for side in ("left", "right"):
+        lines.append(f"Команда {side}")
+        for tick in (1, 2, 3):
+            lines.append(f"Такт {tick}")
+            for p in state.team_players(side):
+                if p.on_field:
+                    lines.append(f"{p.name}: {p.cell} в{p.height} // держим строй")
+            lines.append("Дракон: стоять")
+    return "\n".join(lines)
+
+
+async def _set_up(service: GameService, clock: FakeClock, games: int) -> None:
+    for n in range(games):
+        reply = await service.create_game(title=f"bench {n}")
+        game_id = reply.game_id
+        assert game_id is not None, reply.text
+        await service.add_team(game_id, "left", "Саламандры")
+        await service.add_team(game_id, "right", "Виверны")
+        await service.link_team_chat(game_id, "left", f"-100{2 * n}")
+        await service.link_team_chat(game_id, "right", f"-100{2 * n + 1}")
+        assert (await service.start(game_id)).status == "ok"
+
+        def state(tx: Tx, game_id: int = game_id) -> MatchState:
+            game = tx.s.get(rounds.Game, game_id)
+            assert game is not None
+            rnd = rounds.current_round(tx, game)
+            assert rnd is not None
+            return rounds.load_state(tx, rnd)
+
+        sheet = _sheet(await service._tx(state))
+        reply = await service.receive(
+            Inbound("cli", f"bench-{n}", "operator", sheet, sheet.encode(), clock.now(),
+                    game_hint=f"DB-{game_id}")
+        )  # fmt: skip
+        assert reply.status == "ok", reply.text
+        if (n + 1) % 100 == 0:
+            print(f"  set up {n + 1} games", flush=True)
+
+
+def _counts(db: Database) -> tuple[int, int, int]:
+    with db.transaction() as s:
+        resolved = s.exec(select(func.count()).where(Round.status == "resolved")).one()
+        opened = s.exec(select(func.count()).where(Round.status == "open")).one()
+        queued = s.exec(
+            select(func.count()).where(OutboxRow.kind.in_(("results", "round_open")))  # type: ignore[attr-defined]
+        ).one()
+    return resolved, opened, queued
+
+
+async def _run(kind: str, games: int, draw: int, folder: Path) -> float:
+    with temporary_database(kind, folder, migrate=True) as db:
+        clock = FakeClock(START)
+        settings = ServiceSettings(gm_telegram_ids=frozenset({100}), channel_chat="@dragonball_bench")
+        service = GameService(db, settings, reporter=RenderReporter(), clock=clock)
+        print(f"{kind}: setting up {games} games ...", flush=True)
+        await _set_up(service, clock, games)
+        _, _, before = _counts(db)
+        await clock.set(DEADLINE + timedelta(seconds=30))
+        start = time.perf_counter()
+        done = await service.resolve_due()
+        elapsed = time.perf_counter() - start
+        resolved, opened, queued = _counts(db)
+        assert len(done) == resolved == games, (len(done), resolved)
+        assert opened == games
+        # public channel, two team chats, the game master: results and round-open each
+        assert queued - before == 8 * games, (queued, before)
+        print(
+            f"{kind}: {games} rounds resolved and queued in {elapsed:.1f} s "
+            f"({1000 * elapsed / games:.1f} ms a game; target {TARGET_S:.0f} s for 1000)",
+            flush=True,
+        )
+        if draw:
+            start = time.perf_counter()
+            drawn = 0
+            while drawn < draw:
+                items = await service.pending_outbox("telegram", 4)
+                drawn += sum(1 for i in items if i.kind == "results")
+                for item in items:
+                    await service.mark_sent(item.id)
+            per_round = (time.perf_counter() - start) / max(1, drawn)
+            print(f"{kind}: diagrams drawn at delivery: {per_round:.2f} s per result ({drawn} results)")
+        return elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", choices=("sqlite", "postgresql", "both"), default="both")
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--draw", type=int, default=0, help="also time drawing N results' diagrams")
+    args = parser.parse_args()
+    kinds = ("sqlite", "postgresql") if args.db == "both" else (args.db,)
+    with tempfile.TemporaryDirectory() as tmp:
+        for kind in kinds:
+            asyncio.run(_run(kind, args.games, args.draw, Path(tmp)))
+
+
+if __name__ == "__main__":
+    main()
