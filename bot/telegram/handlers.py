@@ -3,10 +3,11 @@
 Every text message and every edit of one, in a private chat with the bot or
 in a group, goes to ``service.receive`` as an :class:`Inbound` (commands too:
 the service reads ``/orders``, ``/start CODE``, the game-master commands, ...).
-The service queues its answer in the outbox; ``on_reply`` lets the composition
-root wake the outbox worker at once. The game of the reply is remembered, so
-that later updates of the same game are processed one at a time
-(:mod:`bot.telegram.ordering`).
+The service queues its answer in the outbox (and wakes the outbox worker
+through its listeners); ``on_reply`` is an optional hook that sees every
+reply. The game of the reply is remembered, so that later updates of the same
+game are processed one at a time (:mod:`bot.telegram.ordering`). If the
+service itself fails, the sender gets a short apology straight away.
 """
 
 from __future__ import annotations
