@@ -117,21 +117,24 @@ class _Greedy:
             return None
         target_cell, target_height = self._target(plan)
         heights = self.team.heights_from(plan.height)
-        height = min(heights, key=lambda h: (abs(h - target_height), h))
-        # The cell nearest the target, at the height nearest his wish, out of
-        # harm's way and not where a team-mate is going (a collision).
-        best = (plan.cell, plan.height)
-        best_key = (9, 0, 0)
+        # The height nearest his wish within reach this tick.
+        height = max(heights[0], min(heights[-1], target_height))
+        # The cell nearest the target, at that height if he can, out of harm's
+        # way and not where a team-mate is going (a collision).
         row = DIST[target_cell]
         hazard, own_body, own_height = self.hazard, self.own_body, self.own_height
+        options = [(h, abs(h - height), h == own_height) for h in heights]
+        best = (plan.cell, plan.height)
+        best_key = (9, 0, 0)
         for c in flight_cells(plan.cell):
             near = row[c]
             unsafe = c in hazard
-            for h in heights:
-                penalty = 1 if unsafe or (h == own_height and c in own_body) else 0
+            body = c in own_body
+            for h, off, low in options:
+                penalty = 1 if unsafe or (low and body) else 0
                 if (c, h) in taken:
                     penalty += 2
-                key = (penalty, near, abs(h - height))
+                key = (penalty, near, off)
                 if key < best_key:
                     best, best_key = (c, h), key
         kind = "up" if best[1] > plan.height else "down" if best[1] < plan.height else "fly"

@@ -26,7 +26,7 @@ def random_orders(state: MatchState, rules: Ruleset, side: Side, dice: Dice) -> 
 def _player(team: Team, plan: PlayerPlan, tick: int) -> None:
     rules = team.rules
     dice = team.dice
-    heights = rules.heights
+    heights = team.heights
     if plan.launching_at is not None:
         if tick != plan.launching_at:
             return

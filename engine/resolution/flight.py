@@ -34,6 +34,8 @@ def players_fly(t: Tick) -> None:
     w = t.w
     tick = t.tick
     orders = t.orders.players
+    speed, step, heights = rules.player_speed, rules.player_height_step, rules.heights
+    cells_end = len(DIST)
     launching = tick == rules.hospital_return_tick
     occupied = {p.cell for p in w.players if p.status == "active"} if launching else set()
     for p in w.players:
@@ -47,7 +49,17 @@ def players_fly(t: Tick) -> None:
         if status != "active" or cell is None or height is None:
             continue
         o = orders.get((p.side, p.number, tick))
-        reason = "none" if o is None else move_problem(rules, cell, height, o)
+        if o is None:
+            reason: str | None = "none"
+        elif (
+            0 < o.cell < cells_end
+            and DIST[cell][o.cell] <= speed
+            and abs(o.height - height) <= step
+            and o.height in heights
+        ):
+            reason = None  # the usual case, checked without a call
+        else:
+            reason = move_problem(rules, cell, height, o)
         if o is not None and reason is None:
             p.cell = o.cell
             p.height = o.height

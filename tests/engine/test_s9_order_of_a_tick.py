@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from enginekit import CLASSIC
 
 from engine.dice import Dice
@@ -101,3 +102,14 @@ def test_s9_resolving_the_same_state_twice_gives_the_same_result() -> None:
     assert one.state == two.state and one.events == two.events
     three = resolve_round(first.state, RoundOrders(), CLASSIC, "b")
     assert three.state != one.state or three.events != one.events
+
+
+def test_s9_events_are_built_like_the_dataclass_builds_them() -> None:
+    from engine.events import Event, Kind
+    from engine.resolution.context import make_event
+
+    args = (3, 2, 6, Kind.CATCH_ROLL, {"side": "left"}, 0.5, 0.25, True)
+    made, plain = make_event(*args), Event(*args)
+    assert made == plain and type(made) is Event and made.to_json() == plain.to_json()
+    with pytest.raises(AttributeError):
+        made.step = 7  # type: ignore[misc]  # still frozen
