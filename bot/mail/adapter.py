@@ -117,7 +117,6 @@ class MailAdapter:
         sender = mail.from_address or ""
         meta = self._meta(mail)
         verdict = _Verdict()
-        alert: int | None = None
         if mail.auto is not None:
             meta["ignore"] = mail.auto
         elif not sender:
@@ -127,8 +126,8 @@ class MailAdapter:
             meta["auth"] = verdict.how
             if "too large" in mail.problems:
                 meta.update(refuse="too_large", limit=str(limit))
-            if not verdict.authenticated:
-                alert = self._count_failure(sender, now, meta)
+            if not verdict.authenticated and self.limiter.exceeded(sender, now):
+                meta["ignore"] = "too many failed attempts"
         text = mail.text
         if verdict.authenticated and mail.new_passphrase is not None:
             text = f"/passphrase {mail.new_passphrase}"
@@ -142,8 +141,8 @@ class MailAdapter:
         )  # fmt: skip
         if reply.status == "duplicate":
             return reply
-        if alert is not None:
-            await self._alert(sender, verdict, alert)
+        if sender and not verdict.authenticated and "ignore" not in meta:
+            await self._count_failure(sender, now, verdict)
         first_phrase = mail.new_passphrase or mail.passphrase
         if (
             reply.status == "ok"
@@ -221,21 +220,14 @@ class MailAdapter:
             member, False, "wrong_passphrase" if mail.passphrase is not None else "no_passphrase"
         )
 
-    def _count_failure(self, sender: str, now: datetime, meta: dict[str, str]) -> int | None:
-        """Past the limit: stored without an answer. Returns the failure count when
-        it reaches the limit on a member's address (time to alert), else None."""
-        if self.limiter.exceeded(sender, now):
-            meta["ignore"] = "too many failed attempts"
-            return None
+    async def _count_failure(self, sender: str, now: datetime, verdict: _Verdict) -> None:
+        """One more failure of ``sender``; reaching the limit on a member's address
+        alerts the game masters (strangers writing are not news)."""
         failures = self.limiter.record(sender, now)
-        # Strangers writing are not news; attempts on a member's address are.
-        if failures >= self.limiter.max_failures and meta.get("auth") != "unknown_sender":
-            return failures
-        return None
-
-    async def _alert(self, sender: str, verdict: _Verdict, failures: int) -> None:
         member = verdict.member
-        games = {entry[0] for entry in member.memberships} if member else set()
+        if failures < self.limiter.max_failures or member is None:
+            return
+        games = {entry[0] for entry in member.memberships}
         await self._service.alert_game_masters(
             "gm_alert_mail_failures",
             games.pop() if len(games) == 1 else None,

@@ -154,9 +154,10 @@ class ImapInbound:
             )
         finally:
             lost.cancel()
+            if not task.done():
+                task.cancel()  # timed out, connection lost, or we are cancelled
         if task in done:
             return task.result()
-        task.cancel()
         if lost in done:
             raise ConnectionLost("connection lost")
         raise TimeoutError(f"no answer within {timeout or self._timeout:.0f} s")
@@ -166,9 +167,6 @@ class ImapInbound:
         if response.result != "OK":
             raise aioimaplib.Abort(f"{what}: {response.result} {response.lines[-1:]!r}")
         return response
-
-    def _connection_lost(self, exc: Exception | None) -> None:
-        self._lost.set()
 
     @property
     def _imap(self) -> imapwire.Client:
@@ -182,13 +180,14 @@ class ImapInbound:
         config = self._config
         assert config.host is not None and config.username is not None
         assert config.password is not None
-        self._lost = asyncio.Event()
+        # One event per connection: an old connection's late "lost" must not end this one.
+        lost = self._lost = asyncio.Event()
         context = self._ssl_context or ssl.create_default_context()
         client = imapwire.Client(
             host=config.host,
             port=config.port,
             timeout=self._timeout,
-            conn_lost_cb=self._connection_lost,
+            conn_lost_cb=lambda _exc: lost.set(),
             ssl_context=context if config.security == "tls" else None,
         )
         self._client = client

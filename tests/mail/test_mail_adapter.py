@@ -226,3 +226,11 @@ def test_policy_from_config() -> None:
         True,
         "mx.example",
     )
+
+
+async def test_a_redelivered_failure_counts_once(service: FakeMailService) -> None:
+    mails = adapter(service, max_failures=2)
+    statuses = [(await mails.handle(mail(ORDERS, 1))).status for _ in range(4)]
+    assert statuses == ["refused", "duplicate", "duplicate", "duplicate"]
+    assert not mails.limiter.exceeded(VASYA, NOW)
+    assert service.alerts == []

@@ -245,6 +245,7 @@ class Captured:
     rcpt_tos: tuple[str, ...]
     data: bytes
     session: int = 0  # which SMTP connection brought it (1, 2, ...)
+    at: float = 0.0  # time.monotonic() when the server accepted it
 
 
 @dataclass
@@ -271,6 +272,7 @@ class _Handler:
                     tuple(envelope.rcpt_tos),
                     bytes(data),
                     session.capture_number,
+                    time.monotonic(),
                 )
             )
         return "250 2.0.0 OK"
