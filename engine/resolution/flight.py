@@ -61,24 +61,10 @@ def players_fly(t: Tick) -> None:
         else:
             reason = move_problem(rules, cell, height, o)
         if o is not None and reason is None:
-            p.cell = o.cell
-            p.height = o.height
-            p.order = o
-            t.emit(
-                1,
-                Kind.PLAYER_MOVE,
-                {
-                    "side": p.side,
-                    "number": p.number,
-                    "from_cell": cell,
-                    "from_height": height,
-                    "cell": o.cell,
-                    "height": o.height,
-                },
-            )
-            continue
-        # §4: a player without a (valid) order stays and drops every ball.
-        t.emit(1, Kind.NO_ORDER, {"side": p.side, "number": p.number, "reason": reason})
+            p.cell, p.height, p.order = o.cell, o.height, o
+        else:
+            # §4: a player without a (valid) order stays and drops every ball.
+            t.emit(1, Kind.NO_ORDER, {"side": p.side, "number": p.number, "reason": reason})
         t.emit(
             1,
             Kind.PLAYER_MOVE,
@@ -87,12 +73,13 @@ def players_fly(t: Tick) -> None:
                 "number": p.number,
                 "from_cell": cell,
                 "from_height": height,
-                "cell": cell,
-                "height": height,
+                "cell": p.cell,
+                "height": p.height,
             },
         )
-        for b in tuple(p.balls):
-            t.release(1, b, p, "no_order")
+        if p.order is None:
+            for b in tuple(p.balls):
+                t.release(1, b, p, "no_order")
 
 
 def _launch(t: Tick, p: WPlayer, o: PlayerOrder | None, occupied: set[int | None]) -> None:
