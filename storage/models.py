@@ -203,7 +203,8 @@ class Round(SQLModel, table=True):
     deadline: datetime = _when()
     seed: str
     commitment: str
-    ready: str = ""  # sides that declared their orders final: "left,right"
+    ready: str = ""  # sides whose members all declared their orders final: "left,right"
+    ready_members: list[int] = Field(default_factory=list, sa_type=JSON)
     reminded_at: datetime | None = _when(default=None)
     resolved_at: datetime | None = _when(default=None)
     orders: dict[str, Any] | None = Field(default=None, sa_type=JSON)  # what was resolved

@@ -117,10 +117,9 @@ def _clear(r: Request) -> Outcome:
 
 def _ready(r: Request, ready: bool) -> Outcome:
     game_id, _ = r.game_id()
-    team, number = ordering.set_ready(r.tx, r.actor, game_id, ready)
-    return Outcome(
-        "ready" if ready else "waiting", {"team": team, "round": number}, game_id=game_id
-    )
+    team, number, whole = ordering.set_ready(r.tx, r.actor, game_id, ready)
+    key = "waiting" if not ready else "ready" if whole else "ready_member"
+    return Outcome(key, {"team": team, "round": number}, game_id=game_id)
 
 
 def _status(r: Request) -> Outcome:

@@ -158,6 +158,10 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Команда «{team}» готова к раунду {round}. Когда обе команды готовы, раунд разыгрывается сразу.",
         "Team “{team}” is ready for round {round}. When both teams are ready the round is resolved at once.",
     ),
+    "ready_member": (
+        "Ваши приказы на раунд {round} окончательные; команда «{team}» ждёт остальных.",
+        "Your orders for round {round} are final; team “{team}” waits for the others.",
+    ),
     "waiting": ("Команда «{team}» ещё не готова.", "Team “{team}” is not ready yet."),
     "no_open_round": ("Сейчас нет открытого раунда.", "No round is open now."),
     "status": (

@@ -303,22 +303,34 @@ def clear(tx: Tx, actor: Actor, game_id: int, numbers: tuple[int, ...] = ()) -> 
     return repo.supersede(tx.s, rows, tx.now)
 
 
-def set_ready(tx: Tx, actor: Actor, game_id: int, ready: bool) -> tuple[str, int]:
-    """Mark the member's team ready (or not) for the open round: (team name, round)."""
+def set_ready(tx: Tx, actor: Actor, game_id: int, ready: bool) -> tuple[str, int, bool]:
+    """The member says his orders are final (or not).  A team is ready when all
+    its members are; when both are, the round is due at once.  Returns (team
+    name, round, whether the whole team is ready)."""
     game = repo.lock_game(tx.s, game_id)
     if game is None:
         raise ServiceError("unknown_game", game=game_code(game_id))
     assert game.id is not None
     scope = scope_of(tx, actor, game)
-    if scope.side is None:
+    if scope.side is None or actor.member is None or actor.member.id is None:
         raise ServiceError("not_member", status="refused", game=game_code(game))
     rnd = _open_round(tx, game)
-    sides = {s for s in rnd.ready.split(",") if s}
-    (sides.add if ready else sides.discard)(scope.side)
-    rnd.ready = ",".join(s for s in SIDES if s in sides)
+    members = set(rnd.ready_members)
+    (members.add if ready else members.discard)(actor.member.id)
+    rnd.ready_members = sorted(members)
+    people = repo.memberships(tx.s, game.id)
+    sides = [
+        side
+        for side in SIDES
+        if all(
+            m.member_id in members for m, _ in people if m.side == side and m.role != "game_master"
+        )
+        and any(m.side == side and m.role != "game_master" for m, _ in people)
+    ]
+    rnd.ready = ",".join(sides)
     tx.s.add(rnd)
     team = repo.teams(tx.s, game.id)[scope.side]
-    return team.name, rnd.number
+    return team.name, rnd.number, scope.side in sides
 
 
 def member_reminder(

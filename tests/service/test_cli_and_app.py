@@ -134,6 +134,7 @@ def test_an_enabled_channel_that_cannot_load_is_named(
 
     monkeypatch.setattr(importlib, "import_module", missing)
     with pytest.raises(
-        AppError, match=r"smtp is enabled in the configuration, but bot\.mail\.smtp cannot be loaded"
+        AppError,
+        match=r"smtp is enabled in the configuration, but bot\.mail\.smtp cannot be loaded",
     ):
         build_app(config)

@@ -77,3 +77,21 @@ async def test_a_member_is_not_a_game_master(table: Table) -> None:
     assert table.game().status == "running"
     assert (await table.say(GM, "/pause шторм")).status == "ok"
     assert table.game().status == "paused"
+
+
+async def test_when_everybody_is_ready_the_round_is_resolved_early(table: Table) -> None:
+    state = table.state()
+    await table.say(201, orders_text(state, "left"))
+    await table.say(301, orders_text(state, "right"))
+    assert "ждёт остальных" in (await table.say(201, "/ready")).text  # 202 has not said so
+    assert (await table.say(202, "/ready")).text.startswith("Команда «Саламандры» готова")
+    assert (await table.say(202, "/wait")).status == "ok"
+    assert await table.service.resolve_due() == []
+    await table.say(202, "/ready")
+    assert await table.service.resolve_due() == []  # the right team is not ready yet
+    await table.say(301, "/ready")
+    done = await table.service.resolve_due()  # three hours before the deadline
+    assert [r.round_number for r in done] == [1]
+    second = table.rounds()[1]
+    # The next round keeps the daily schedule: today's 21:00 is still an hour away and more.
+    assert second.deadline == FIRST_DEADLINE and second.ready == "" and second.ready_members == []

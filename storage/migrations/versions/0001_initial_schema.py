@@ -220,6 +220,7 @@ def upgrade() -> None:
     sa.Column('seed', sa.String(), nullable=False),
     sa.Column('commitment', sa.String(), nullable=False),
     sa.Column('ready', sa.String(), nullable=False),
+    sa.Column('ready_members', sa.JSON(), nullable=False),
     sa.Column('reminded_at', sa.DateTime(timezone=True), nullable=True),
     sa.Column('resolved_at', sa.DateTime(timezone=True), nullable=True),
     sa.Column('orders', sa.JSON(), nullable=True),
