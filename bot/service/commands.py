@@ -252,7 +252,7 @@ def _addplayer(r: Request) -> Outcome:
 
 
 def _invite(r: Request) -> Outcome:
-    usage = "/invite captain|player|game_master [left|right] [NUMBER…] [E-MAIL]"
+    usage = "/invite captain|player|game_master [left|right] [NUMBER… dragon] [E-MAIL]"
     game_id, args = r.game_id()
     if not args:
         raise ServiceError("usage", usage=usage)
@@ -269,10 +269,11 @@ def _invite(r: Request) -> Outcome:
             raise ServiceError("usage", usage=usage)
         side, args = _side_word(args[0]), args[1:]
     email = next((a for a in args if "@" in a), None)
-    numbers = tuple(_int(a) for a in args if "@" not in a and a.lower() != "dragon")
-    if role == "player" and any(a.lower() == "dragon" for a in args):
-        raise ServiceError("usage", usage=usage)
-    return gm.invite(r.tx, r.actor, game_id, role=role, side=side, players=numbers, email=email)
+    dragon = any(a.lower() in ("dragon", "дракон") for a in args)
+    numbers = tuple(_int(a) for a in args if "@" not in a and a.lower() not in ("dragon", "дракон"))
+    return gm.invite(
+        r.tx, r.actor, game_id, role=role, side=side, players=numbers, dragon=dragon, email=email
+    )
 
 
 def _deadline(r: Request) -> Outcome:

@@ -197,15 +197,19 @@ def invite(
     role: str,
     side: str | None = None,
     players: tuple[int, ...] = (),
+    dragon: bool = False,
     email: str | None = None,
 ) -> Outcome:
+    """An invitation code for one person: a captain (his whole team and the
+    dragon), a player (the shirt numbers given, and the dragon if ``dragon``)
+    or a game master; with ``email`` only that address may redeem it by mail."""
     game = _gm_game(tx, actor, game_id)
     assert game.id is not None
     if role not in ROLES:
         raise ServiceError("bad_role", role=role)
     if role != "game_master":
         _side(side or "")
-    if role == "player" and not players:
+    if role == "player" and not (players or dragon):
         raise ServiceError("usage", usage="/invite player left|right NUMBER...")
     code = "".join(secrets.choice(_CODE_ALPHABET) for _ in range(10))
     tx.s.add(
@@ -214,7 +218,9 @@ def invite(
             game_id=game.id,
             side=side if role != "game_master" else None,
             role=role,
-            players=",".join(str(n) for n in sorted(set(players))),
+            players=",".join(
+                [str(n) for n in sorted(set(players))] + (["dragon"] if dragon else [])
+            ),
             email=email.strip().lower() if email else None,
             created_by=actor.identity,
             created_at=tx.now,

@@ -187,3 +187,16 @@ async def test_a_failure_inside_keeps_the_message_and_tells_everyone(
         row.error or ""
     )
     assert any("disk on fire" in r.text for r in table.outbox(kind="gm_alert"))
+
+
+async def test_a_player_may_be_given_the_dragon(table: Table) -> None:
+    state = table.state()
+    reply = await table.say(GM, "/invite player right 2 dragon")
+    assert reply.status == "ok", reply.text
+    assert (await table.say(302, f"/start {reply.data['code']}")).status == "ok"
+    mine = await table.say(302, "Такт 1\nДракон: стоять")
+    assert mine.status == "ok", mine.text
+    other = state.player("right", 3)
+    refused = await table.say(302, f"Такт 1\n{other.name}: {other.cell} в{other.height}")
+    assert refused.status == "rejected"
+    assert (await table.say(202, "Такт 1\nДракон: стоять")).status == "rejected"  # 202 has no dragon
