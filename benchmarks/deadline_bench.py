@@ -9,7 +9,9 @@ outbox (one transaction per game, as in production).  Checked afterwards:
 every game resolved once, eight messages queued per game.
 
 Diagrams are drawn when a result is first delivered, not at the deadline;
-``--draw N`` times that drawing for N rounds for comparison.
+``--draw N`` times that drawing for N rounds for comparison.  Set-up
+messages (game started, round 1 open) are marked delivered before the
+deadline, as they would long have been.
 
 Run: ``python benchmarks/deadline_bench.py [--db sqlite|postgresql|both] [--games N]``
 (PostgreSQL: the local test server, a throw-away schema).  Target: under 60 s
@@ -25,11 +27,10 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from sqlalchemy import func
-from sqlmodel import select
+from sqlalchemy import func, update
+from sqlmodel import col, select
 
-from bot.service import FakeClock, GameService, Inbound, RenderReporter, ServiceSettings, rounds
-from bot.service.context import Tx
+from bot.service import FakeClock, GameService, Inbound, RenderReporter, ServiceSettings
 from engine.state import MatchState
 from storage.db import Database
 from storage.models import OutboxRow, Round
@@ -65,14 +66,9 @@ async def _set_up(service: GameService, clock: FakeClock, games: int) -> None:
         await service.link_team_chat(game_id, "right", f"-100{2 * n + 1}")
         assert (await service.start(game_id)).status == "ok"
 
-        def state(tx: Tx, game_id: int = game_id) -> MatchState:
-            game = tx.s.get(rounds.Game, game_id)
-            assert game is not None
-            rnd = rounds.current_round(tx, game)
-            assert rnd is not None
-            return rounds.load_state(tx, rnd)
-
-        sheet = _sheet(await service._tx(state))
+        position = await service.position(game_id)
+        assert position is not None
+        sheet = _sheet(position)
         reply = await service.receive(
             Inbound("cli", f"bench-{n}", "operator", sheet, sheet.encode(), clock.now(),
                     game_hint=f"DB-{game_id}")
@@ -87,19 +83,47 @@ def _counts(db: Database) -> tuple[int, int, int]:
         resolved = s.exec(select(func.count()).where(Round.status == "resolved")).one()
         opened = s.exec(select(func.count()).where(Round.status == "open")).one()
         queued = s.exec(
-            select(func.count()).where(OutboxRow.kind.in_(("results", "round_open")))  # type: ignore[attr-defined]
+            select(func.count()).where(
+                col(OutboxRow.kind).in_(("results", "round_open")), OutboxRow.state == "pending"
+            )
         ).one()
     return resolved, opened, queued
+
+
+def _sent_before(db: Database) -> None:
+    """What was queued before the deadline counts as delivered long ago."""
+    with db.transaction() as s:
+        s.execute(update(OutboxRow).where(col(OutboxRow.state) == "pending").values(state="sent"))
+
+
+async def _draw(service: GameService, db: Database, rounds: int) -> float:
+    """Seconds a round to draw the diagrams of its results (public and referee's
+    view), as the outbox worker does when it first claims them."""
+    start = time.perf_counter()
+    done: set[str] = set()
+    while len(done) < 2 * rounds:
+        items = await service.pending_outbox("telegram", 8)
+        for item in items:
+            await service.mark_sent(item.id)
+        with db.transaction() as s:
+            ids = [i.id for i in items if i.kind == "results"]
+            done |= {
+                r.pictures or ""
+                for r in s.exec(select(OutboxRow).where(col(OutboxRow.id).in_(ids)))
+            }
+    return (time.perf_counter() - start) / rounds
 
 
 async def _run(kind: str, games: int, draw: int, folder: Path) -> float:
     with temporary_database(kind, folder, migrate=True) as db:
         clock = FakeClock(START)
-        settings = ServiceSettings(gm_telegram_ids=frozenset({100}), channel_chat="@dragonball_bench")
+        settings = ServiceSettings(
+            gm_telegram_ids=frozenset({100}), channel_chat="@dragonball_bench"
+        )
         service = GameService(db, settings, reporter=RenderReporter(), clock=clock)
         print(f"{kind}: setting up {games} games ...", flush=True)
         await _set_up(service, clock, games)
-        _, _, before = _counts(db)
+        _sent_before(db)
         await clock.set(DEADLINE + timedelta(seconds=30))
         start = time.perf_counter()
         done = await service.resolve_due()
@@ -108,22 +132,17 @@ async def _run(kind: str, games: int, draw: int, folder: Path) -> float:
         assert len(done) == resolved == games, (len(done), resolved)
         assert opened == games
         # public channel, two team chats, the game master: results and round-open each
-        assert queued - before == 8 * games, (queued, before)
+        assert queued == 8 * games, queued
         print(
             f"{kind}: {games} rounds resolved and queued in {elapsed:.1f} s "
             f"({1000 * elapsed / games:.1f} ms a game; target {TARGET_S:.0f} s for 1000)",
             flush=True,
         )
         if draw:
-            start = time.perf_counter()
-            drawn = 0
-            while drawn < draw:
-                items = await service.pending_outbox("telegram", 4)
-                drawn += sum(1 for i in items if i.kind == "results")
-                for item in items:
-                    await service.mark_sent(item.id)
-            per_round = (time.perf_counter() - start) / max(1, drawn)
-            print(f"{kind}: diagrams drawn at delivery: {per_round:.2f} s per result ({drawn} results)")
+            per_round = await _draw(service, db, draw)
+            print(
+                f"{kind}: drawing the diagrams at delivery: {per_round:.2f} s a round ({draw} rounds)"
+            )
         return elapsed
 
 

@@ -17,6 +17,7 @@ from sqlalchemy import update
 from sqlmodel import col, select
 
 from bot.logging import get_logger
+from engine.state import MatchState
 from storage import repo
 from storage.db import Database
 from storage.models import Game, GmAction, InboundMessage, Member, OutboxRow, Team
@@ -360,6 +361,16 @@ class GameService:
             return min(times) if times else None
 
         return await self._tx(upcoming, now)
+
+    async def position(self, game_id: int) -> MatchState | None:
+        """The position of the game before its current round (None before the start)."""
+
+        def load(tx: Tx) -> MatchState | None:
+            game = repo.get_game(tx.s, game_id)
+            rnd = rounds.current_round(tx, game) if game is not None else None
+            return rounds.load_state(tx, rnd) if rnd is not None else None
+
+        return await self._tx(load)
 
     async def resolved_rounds(self, game_id: int) -> list[int]:
         """Numbers of the game's resolved rounds (rolled-back attempts excluded)."""
