@@ -86,6 +86,15 @@ def _open_round(tx: Tx, game: Game) -> Round:
     return rnd
 
 
+def _play(tx: Tx, actor: Actor, game_id: int, *, lock: bool = True) -> tuple[Game, Scope, Round]:
+    """The game (locked for a change), what the actor may order in it, its open round."""
+    game = repo.lock_game(tx.s, game_id) if lock else repo.get_game(tx.s, game_id)
+    if game is None:
+        raise ServiceError("unknown_game", game=game_code(game_id))
+    scope = scope_of(tx, actor, game)
+    return game, scope, _open_round(tx, game)
+
+
 def _sheet_orders(rows: list[OrderRow]) -> RoundOrders:
     return RoundOrders.from_json(rounds.orders_document(rows))
 
@@ -106,12 +115,8 @@ def submit(
     replaces_message: int | None = None,
 ) -> tuple[str, str]:
     """File the orders of a message; returns (status, reply text)."""
-    game = repo.lock_game(tx.s, game_id)
-    if game is None:
-        raise ServiceError("unknown_game", game=game_code(game_id))
+    game, scope, rnd = _play(tx, actor, game_id)
     assert game.id is not None
-    scope = scope_of(tx, actor, game)
-    rnd = _open_round(tx, game)
     state = rounds.load_state(tx, rnd)
     ruleset = rounds.ruleset_of(game)
     lang = actor.lang
@@ -264,12 +269,8 @@ def missing_players(
 
 def sheet(tx: Tx, actor: Actor, game_id: int, side: str | None = None) -> str:
     """The member's team's order sheet (a game master: both, or the one asked)."""
-    game = repo.get_game(tx.s, game_id)
-    if game is None:
-        raise ServiceError("unknown_game", game=game_code(game_id))
+    game, scope, rnd = _play(tx, actor, game_id, lock=False)
     assert game.id is not None
-    scope = scope_of(tx, actor, game)
-    rnd = _open_round(tx, game)
     state = rounds.load_state(tx, rnd)
     shown: Side | None = scope.side
     if scope.gm and side in SIDES:
@@ -289,12 +290,8 @@ def sheet(tx: Tx, actor: Actor, game_id: int, side: str | None = None) -> str:
 
 def clear(tx: Tx, actor: Actor, game_id: int, numbers: tuple[int, ...] = ()) -> int:
     """Forget the member's orders (only ``numbers``' if given); returns how many."""
-    game = repo.lock_game(tx.s, game_id)
-    if game is None:
-        raise ServiceError("unknown_game", game=game_code(game_id))
+    game, scope, rnd = _play(tx, actor, game_id)
     assert game.id is not None
-    scope = scope_of(tx, actor, game)
-    rnd = _open_round(tx, game)
     rows = [
         r for r in repo.current_orders(tx.s, game.id, rnd.number, scope.side) if scope.covers(r)
     ]
@@ -307,14 +304,10 @@ def set_ready(tx: Tx, actor: Actor, game_id: int, ready: bool) -> tuple[str, int
     """The member says his orders are final (or not).  A team is ready when all
     its members are; when both are, the round is due at once.  Returns (team
     name, round, whether the whole team is ready)."""
-    game = repo.lock_game(tx.s, game_id)
-    if game is None:
-        raise ServiceError("unknown_game", game=game_code(game_id))
+    game, scope, rnd = _play(tx, actor, game_id)
     assert game.id is not None
-    scope = scope_of(tx, actor, game)
     if scope.side is None or actor.member is None or actor.member.id is None:
         raise ServiceError("not_member", status="refused", game=game_code(game))
-    rnd = _open_round(tx, game)
     members = set(rnd.ready_members)
     (members.add if ready else members.discard)(actor.member.id)
     rnd.ready_members = sorted(members)
