@@ -459,7 +459,7 @@ def end(tx: Tx, actor: Actor, game_id: int | None, reason: str = "") -> Outcome:
     rnd = rounds.current_round(tx, game)
     score = "-"
     if rnd is not None:
-        state = rounds.load_state(tx, rnd, 0 if rnd.status == "open" else 3)
+        state = rounds.load_state(tx, rnd)  # running or paused: the round is open
         score = f"{state.teams[0].score}:{state.teams[1].score}"
         if rnd.status == "open":
             rnd.status = "cancelled"

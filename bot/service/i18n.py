@@ -126,6 +126,12 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Раунд {round}, приказы приняты (срок — {deadline}):",
         "Round {round}, orders accepted (due {deadline}):",
     ),
+    "too_late": (
+        "Срок приказов на раунд {round} истёк; итоги вот-вот придут. Приказы на следующий "
+        "раунд — после них.",
+        "The deadline of round {round} has passed; the results are on their way. Orders for "
+        "the next round after them, please.",
+    ),
     "orders_none_found": (
         "В сообщении нет приказов. Как их писать: /help",
         "There are no orders in this message. How to write them: /help",

@@ -102,7 +102,9 @@ def process(tx: Tx, msg: Inbound, inbound_id: int) -> tuple[Outcome, Actor]:
     actor = identify(tx, msg)
     cmd = commands.parse_command(msg.text)
     try:
-        outcome = _dispatch(tx, msg, actor, cmd, inbound_id)
+        # A refusal undoes whatever the operation had done before it refused.
+        with tx.s.begin_nested():
+            outcome = _dispatch(tx, msg, actor, cmd, inbound_id)
     except ServiceError as err:
         outcome = Outcome(err.key, dict(err.params), status=err.status)
     # The actor may have just become a member (/start CODE) or changed language.
@@ -142,8 +144,9 @@ def _dispatch(
         original = repo.inbound_by_external(tx.s, msg.channel, msg.edit_of)
         replaces = original.id if original is not None else None
     status, text = ordering.submit(
-        tx, actor, game.id, msg.text, message_id=inbound_id, replaces_message=replaces
-    )
+        tx, actor, game.id, msg.text, message_id=inbound_id, replaces_message=replaces,
+        received_at=msg.received_at,
+    )  # fmt: skip
     if status == "ignored" and not _in_group(msg):
         status = "rejected"  # in a private chat or a letter the writer expects an answer
     return Outcome("raw", {"text": text}, status=status, game_id=game.id)

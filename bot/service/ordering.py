@@ -10,6 +10,7 @@ only ever sees his own team's orders.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from bot.orderlang import ParseResult, format_errors, format_orders, format_sheet, parse_message
 from engine.geometry import SIDES, Side
@@ -113,10 +114,17 @@ def submit(
     *,
     message_id: int | None = None,
     replaces_message: int | None = None,
+    received_at: datetime | None = None,
 ) -> tuple[str, str]:
-    """File the orders of a message; returns (status, reply text)."""
+    """File the orders of a message; returns (status, reply text).
+
+    A message the channel received after the deadline is too late for the
+    round still waiting for its resolution (one received in time counts, even
+    if the service works on it a little later)."""
     game, scope, rnd = _play(tx, actor, game_id)
     assert game.id is not None
+    if game.status == "running" and rnd.deadline <= (received_at or tx.now):
+        raise ServiceError("too_late", round=rnd.number)
     state = rounds.load_state(tx, rnd)
     ruleset = rounds.ruleset_of(game)
     lang = actor.lang

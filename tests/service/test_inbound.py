@@ -3,6 +3,8 @@ choosing the game, privacy, and bad input that must not break anything."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from sqlmodel import col
 from support.service_table import GM, Table, make_table, orders_text, set_up_game
@@ -199,4 +201,32 @@ async def test_a_player_may_be_given_the_dragon(table: Table) -> None:
     other = state.player("right", 3)
     refused = await table.say(302, f"Такт 1\n{other.name}: {other.cell} в{other.height}")
     assert refused.status == "rejected"
-    assert (await table.say(202, "Такт 1\nДракон: стоять")).status == "rejected"  # 202 has no dragon
+    assert (
+        await table.say(202, "Такт 1\nДракон: стоять")
+    ).status == "rejected"  # 202 has no dragon
+
+
+async def test_orders_received_after_the_deadline_are_too_late(table: Table) -> None:
+    state = table.state()
+    deadline = table.rounds()[0].deadline
+    await table.clock.set(deadline + timedelta(seconds=20))  # the resolver has not run yet
+    late = await table.say(201, orders_text(state, "left"))
+    assert late.status == "rejected" and "истёк" in late.text
+    # Received in time, processed a little later (a mailbox polled every minute): it counts.
+    on_time = await table.say(
+        301, orders_text(state, "right"), received_at=deadline - timedelta(seconds=5)
+    )
+    assert on_time.status == "ok", on_time.text
+    assert {r.side for r in table.rows(OrderRow)} == {"right"}
+
+
+async def test_a_refused_message_changes_nothing(table: Table) -> None:
+    state = table.state()
+    petrov = state.player("left", 2)
+    first = await table.say(202, f"Такт 1\n{petrov.name}: {petrov.cell} в{petrov.height}")
+    assert first.status == "ok"
+    original = max(table.rows(InboundMessage), key=lambda r: r.id or 0)
+    # An edit that names the wrong round is refused as a whole: the original orders stand.
+    edited = await table.say(202, "Раунд 7\nТакт 1\nПетров: 1 в1", edit_of=original.external_id)
+    assert edited.status == "rejected"
+    assert [(r.number, r.current) for r in table.rows(OrderRow)] == [(2, True)]

@@ -48,6 +48,7 @@ class Table:
         chat: str | None = None,
         edit_of: str | None = None,
         external_id: str | None = None,
+        received_at: datetime | None = None,
     ) -> Reply:
         """A Telegram message from ``user`` in his private chat (or ``chat``)."""
         n = next(self._ids)
@@ -59,7 +60,7 @@ class Table:
                 sender=str(user),
                 text=text,
                 raw=text.encode(),
-                received_at=self.clock.now(),
+                received_at=received_at or self.clock.now(),
                 chat=where,
                 edit_of=edit_of,
             )
