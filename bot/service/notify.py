@@ -29,7 +29,6 @@ __all__ = [
     "public_destinations",
     "queue",
     "queue_all",
-    "team_destinations",
 ]
 
 
@@ -130,11 +129,6 @@ def public_destinations(game: Game) -> list[Destination]:
     if not game.channel_chat:
         return []
     return [Destination("telegram", game.channel_chat, game.lang, game.channel_thread)]
-
-
-def team_destinations(tx: Tx, game: Game, side: str) -> list[Destination]:
-    assert game.id is not None
-    return _team(game, side, repo.teams(tx.s, game.id).get(side), repo.memberships(tx.s, game.id))
 
 
 def _team(

@@ -9,7 +9,6 @@ timer) waits on the lock and then finds the round resolved.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -331,14 +330,3 @@ def verify(tx: Tx, game_id: int, number: int) -> Verification:
 def events_of(tx: Tx, rnd: Round) -> list[Event]:
     assert rnd.id is not None
     return [Event.from_json(e) for e in repo.events_of_round(tx.s, rnd.id)]
-
-
-def orders_by_piece(rows: list[OrderRow]) -> dict[tuple[str, str, int, int], OrderRow]:
-    """Current rows keyed by (side, unit, number, tick): one per piece and tick."""
-    out: dict[tuple[str, str, int, int], OrderRow] = {}
-    grouped: dict[tuple[str, str, int, int], list[OrderRow]] = defaultdict(list)
-    for row in rows:
-        grouped[(row.side, row.unit, row.number, row.tick)].append(row)
-    for key, group in grouped.items():
-        out[key] = max(group, key=lambda r: r.id or 0)
-    return out
