@@ -185,6 +185,7 @@ def announce(
     tx: Tx,
     game: Game,
     key: str,
+    /,
     *,
     kind: str = "announce",
     subject_key: str = "subject_announce",

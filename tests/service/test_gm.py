@@ -1,0 +1,121 @@
+"""Game-master operations: set-up, the deadline, §10 penalties, substitutions,
+ending, announcements; each logged and announced."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from support.service_table import FIRST_DEADLINE, GM, START, Table, make_table
+
+from storage.db import Database
+from storage.models import EventRow, GmAction, Invitation, OrderRow
+
+
+async def test_rosters_and_team_sizes_shape_the_opening_position(sqlite_db: Database) -> None:
+    table = make_table(sqlite_db)
+    reply = await table.say(GM, "/newgame players=3 deadline=09:00,21:00 tz=Europe/Berlin Кубок")
+    assert reply.status == "ok", reply.text
+    table.game_id = reply.game_id or 0
+    await table.say(GM, "/addteam left Саламандры")
+    await table.say(GM, "/addteam right Виверны")
+    for name in ("Аня", "Боря", "Вера", "Гоша"):
+        assert (await table.say(GM, f"/addplayer left {name}")).status == "ok"
+    await table.say(GM, "/addplayer right Дима")
+    short = await table.say(GM, "/startgame")
+    assert short.status == "rejected" and "не меньше 3" in short.text  # the right team has 1 of 3
+    for name in ("Ева", "Жора"):
+        await table.say(GM, f"/addplayer right {name}")
+    assert (await table.say(GM, "/startgame")).status == "ok"
+    state = table.state()
+    assert [(p.number, p.name, p.status) for p in state.team_players("left")] == [
+        (1, "Аня", "active"), (2, "Боря", "active"), (3, "Вера", "active"), (4, "Гоша", "reserve"),
+    ]  # fmt: skip
+    assert state.team("right").name == "Виверны"
+    # 12:00 UTC is 13:00 in Berlin: the next deadline is 21:00 Berlin = 20:00 UTC.
+    assert table.rounds()[0].deadline == datetime(2026, 3, 2, 20, 0, tzinfo=START.tzinfo)
+    assert (
+        table.game().setup_seed
+        and table.game().setup_seed in table.outbox(kind="announce")[-1].text
+    )
+    assert (
+        await table.say(GM, "/addplayer left Поздний")
+    ).status == "rejected"  # only before the start
+
+
+async def test_only_configured_masters_create_games(table: Table) -> None:
+    assert (await table.say(201, "/newgame")).status == "refused"
+    reply = await table.say(GM, "/invite game_master")
+    await table.say(555, f"/start {reply.data['code']}")
+    assert (await table.say(555, "/pause отпуск")).status == "ok"  # a master of this game ...
+    assert (await table.say(555, "/newgame")).status == "refused"  # ... but not of all games
+
+
+async def test_deadline_changes_are_announced(table: Table) -> None:
+    reply = await table.say(GM, "/deadline 20:00 Europe/Moscow")
+    assert reply.status == "ok", reply.text
+    assert table.rounds()[0].deadline == FIRST_DEADLINE - timedelta(hours=1)
+    assert (await table.say(GM, "/extend 1h30m")).status == "ok"
+    assert table.rounds()[0].deadline == FIRST_DEADLINE + timedelta(minutes=30)
+    assert (await table.say(GM, "/extend 23:15")).status == "ok"
+    assert table.rounds()[0].deadline == FIRST_DEADLINE + timedelta(hours=2, minutes=15)
+    assert (await table.say(GM, "/deadline 25:00")).status == "rejected"
+    texts = [r.text for r in table.outbox(kind="announce", destination="201")]
+    assert any("продлил раунд 1" in t and "23:15" in t for t in texts)
+    assert [a.action for a in table.rows(GmAction)][-3:] == ["set_deadline", "extend", "extend"]
+
+
+async def test_penalty_throw_in_reaches_the_engine(table: Table) -> None:
+    assert (await table.say(GM, "/warn right мячи держат")).status == "ok"
+    reply = await table.say(GM, "/penalty right 3")
+    assert reply.status == "ok", reply.text
+    assert [(r.unit, r.side, r.tick) for r in table.rows(OrderRow)] == [("penalty", "right", 3)]
+    assert (await table.say(301, "/orders")).status == "ok"
+    await table.clock.set(FIRST_DEADLINE)
+    await table.service.resolve_due()
+    first = table.rounds()[0]
+    assert first.orders is not None and first.orders["penalties"] == [{"side": "right", "tick": 3}]
+    kinds = {e.kind for e in table.rows(EventRow, EventRow.round_id == first.id)}
+    assert kinds & {"penalty_throw_in", "penalty_nothing"}
+
+
+async def test_substitution_by_the_referee(sqlite_db: Database) -> None:
+    table = make_table(sqlite_db)
+    reply = await table.say(GM, "/newgame players=2")
+    table.game_id = reply.game_id or 0
+    for text in ("/addteam left A", "/addteam right B", "/addplayer left Аня", "/addplayer left Боря",
+                 "/addplayer left Вера", "/addplayer right Дима", "/addplayer right Ева", "/startgame"):  # fmt: skip
+        assert (await table.say(GM, text)).status == "ok", text
+    assert (await table.say(GM, "/substitute left 2 1")).status == "rejected"  # 1 is no reserve
+    assert (await table.say(GM, "/substitute left 2 3")).status == "ok"
+    await table.clock.set(FIRST_DEADLINE)
+    await table.service.resolve_due()
+    after = table.state()
+    assert (
+        after.player("left", 3).status == "active" and after.player("left", 2).status == "reserve"
+    )
+
+
+async def test_ending_and_announcing(table: Table) -> None:
+    assert (await table.say(GM, "/announce Завтра играем в 20:00!")).status == "ok"
+    assert all("Завтра играем" in r.text for r in table.outbox(kind="announce")[-4:])
+    assert (await table.say(GM, "/endgame по соглашению капитанов")).status == "ok"
+    assert table.game().status == "ended" and table.rounds()[0].status == "cancelled"
+    assert len(table.outbox(kind="match_end")) == 4
+    assert (await table.say(201, "Иванов: 36 в2")).status == "rejected"
+    assert (await table.say(GM, "/pause")).status == "rejected"
+
+
+async def test_channel_and_expired_invitations(table: Table) -> None:
+    assert (await table.say(GM, "/setchannel @dragonball_cup 7")).status == "ok"
+    game = table.game()
+    assert (game.channel_chat, game.channel_thread) == ("@dragonball_cup", "7")
+    await table.say(GM, "/announce привет")
+    public = table.outbox(destination="@dragonball_cup")
+    assert public and public[-1].thread_id == "7"
+    code = (await table.say(GM, "/invite captain left")).data["code"]
+    invitation = table.rows(Invitation, Invitation.code == code)[0]
+    assert invitation.expires_at is not None
+    await table.clock.set(invitation.expires_at + timedelta(seconds=1))
+    assert "истёк" in (await table.say(777, f"/start {code}")).text
+    assert (await table.say(GM, "/setchannel off")).status == "ok"
+    assert table.game().channel_chat is None
