@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from storage import repo
-from storage.models import InboundMessage, Member
+from storage.models import Game, InboundMessage, Member
 
 from . import commands, members, notify, ordering
 from .api import Inbound
@@ -163,5 +163,8 @@ def answer(tx: Tx, msg: Inbound, actor: Actor, outcome: Outcome) -> tuple[str, l
     ids: list[int] = []
     if dest is not None and text and outcome.status != "ignored":
         subject = f"Re: {msg.subject}" if msg.subject else None
-        ids.append(notify.queue(tx, dest, "ack", text, subject=subject, reply_ref=msg.reply_ref))
+        game = tx.s.get(Game, outcome.game_id) if outcome.game_id is not None else None
+        ids.append(
+            notify.queue(tx, dest, "ack", text, game=game, subject=subject, reply_ref=msg.reply_ref)
+        )
     return text, ids

@@ -61,7 +61,8 @@ def message(
     """An outbox row for ``dest`` (not yet written): e-mail gets the subject,
     tagged with the game, and the HTML part; Telegram the forum topic."""
     if dest.channel == "email" and subject is not None and game is not None:
-        subject = f"[{game_code(game)}] {subject}"
+        tag = f"[{game_code(game)}]"  # replies keep the tag, so answers find their game
+        subject = subject if tag in subject else f"{tag} {subject}"
     return OutboxRow(
         game_id=game.id if game else None,
         channel=dest.channel,

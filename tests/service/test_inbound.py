@@ -56,7 +56,7 @@ async def test_unauthenticated_mail_is_refused_and_never_makes_a_referee(
     assert (reply_row.channel, reply_row.destination, reply_row.subject) == (
         "email",
         "gm@judge.example",
-        "Re: new game",
+        "[DB-1] Re: new game",
     )
 
 
@@ -230,3 +230,13 @@ async def test_a_refused_message_changes_nothing(table: Table) -> None:
     edited = await table.say(202, "Раунд 7\nТакт 1\nПетров: 1 в1", edit_of=original.external_id)
     assert edited.status == "rejected"
     assert [(r.number, r.current) for r in table.rows(OrderRow)] == [(2, True)]
+
+
+async def test_mail_answers_carry_the_game_tag_once(table: Table) -> None:
+    reply = await table.say(GM, "/invite player right 1 sokolov@mail.example")
+    await table.mail("sokolov@mail.example", f"/start {reply.data['code']}", subject="join")
+    status = await table.mail("sokolov@mail.example", "/status", subject="[DB-1] status")
+    row = table.outbox(id=status.outbox_ids[0])[0]
+    assert row.subject == "Re: [DB-1] status"
+    joined = table.outbox(destination="sokolov@mail.example", kind="ack")[0]
+    assert joined.subject == "[DB-1] Re: join"

@@ -1,0 +1,147 @@
+"""Delivery bookkeeping of the outbox: claiming, drawing diagrams, marking.
+
+The worker that calls these is :class:`bot.service.outbox.OutboxWorker`; the
+guarantee (at least once, never again once sent) is described there.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlalchemy import update
+from sqlmodel import col, select
+
+from bot.logging import get_logger
+from storage import repo
+from storage.models import Game, GmAction, OutboxRow, Team
+
+from . import notify, rounds, unreachable
+from .api import Attachment, DeliveryResult, OutboxItem
+from .context import Tx
+from .i18n import t
+
+__all__ = ["claim", "mark_failed", "mark_sent"]
+
+log = get_logger(__name__)
+
+
+def claim(tx: Tx, channel: str, limit: int) -> list[OutboxItem]:
+    """Take up to ``limit`` due items of ``channel`` (one more attempt each, hidden
+    for the lease) with their attachments, drawing diagrams not drawn yet."""
+    rows = repo.claim_outbox(tx.s, channel, tx.now, limit, tx.now + tx.settings.outbox_lease)
+    ids = [r.id for r in rows if r.id is not None]
+    files = repo.outbox_attachments(tx.s, ids)
+    todo = [r for r in rows if r.pictures and r.id not in files]
+    if todo:
+        for row in todo:
+            _draw(tx, row)
+        files = repo.outbox_attachments(tx.s, ids)
+    return [_item(r, files.get(r.id or 0, [])) for r in rows]
+
+
+def _draw(tx: Tx, row: OutboxRow) -> None:
+    """Attach the round's diagrams, drawn once per round, view and language."""
+    assert row.id is not None and row.pictures is not None
+    if repo.copy_pictures(tx.s, row.id, row.pictures):
+        return
+    try:
+        round_id, view, lang = row.pictures.split("/")
+        files = tx.reporter.diagrams(
+            rounds.material(tx, int(round_id)), gm_view=view == "gm", lang=lang
+        )
+    except Exception:  # the text still goes out; the pictures are a bonus
+        log.exception("drawing the diagrams failed", outbox_id=row.id, pictures=row.pictures)
+        return
+    repo.add_attachments(tx.s, row.id, files)
+
+
+def mark_sent(tx: Tx, outbox_id: int) -> bool:
+    result = tx.s.execute(
+        update(OutboxRow)
+        .where(col(OutboxRow.id) == outbox_id, col(OutboxRow.state) == "pending")
+        .values(state="sent", sent_at=tx.now)
+    )
+    return bool(getattr(result, "rowcount", 0))
+
+
+def mark_failed(tx: Tx, outbox_id: int, result: DeliveryResult) -> str:
+    row = tx.s.exec(select(OutboxRow).where(OutboxRow.id == outbox_id).with_for_update()).first()
+    if row is None or row.state != "pending":
+        return row.state if row else "missing"
+    row.last_error = result.reason[:2000] or None
+    if result.new_destination:
+        _moved(tx, row, result.new_destination)
+        row.next_try_at = tx.now
+    elif result.permanent or row.attempts >= tx.settings.outbox_max_attempts:
+        row.state, row.failed_at = "failed", tx.now
+        if row.kind != "gm_alert":
+            _alert_dead(tx, row)
+        if result.permanent:  # telegram: team-chat notice and e-mail copy, if any
+            unreachable.reroute(tx, row, result.reason)
+    else:
+        delay = result.retry_after
+        if delay is None:
+            s = tx.settings
+            delay = min(s.outbox_backoff_max, s.outbox_backoff_base * 2 ** max(0, row.attempts - 1))
+        row.next_try_at = tx.now + timedelta(seconds=delay)
+    tx.s.add(row)
+    return row.state
+
+
+def _item(row: OutboxRow, files: list[tuple[str, str, bytes]]) -> OutboxItem:
+    assert row.id is not None
+    return OutboxItem(
+        id=row.id,
+        channel=row.channel,
+        destination=row.destination,
+        kind=row.kind,
+        text=row.text,
+        subject=row.subject,
+        html=row.html,
+        attachments=tuple(Attachment(f, c, d) for f, c, d in files),
+        reply_ref=row.reply_ref,
+        thread_id=row.thread_id,
+        buttons=tuple((str(b[0]), str(b[1])) for b in row.buttons),
+        attempts=row.attempts,
+    )
+
+
+def _moved(tx: Tx, row: OutboxRow, new: str) -> None:
+    """A chat moved (Telegram group → supergroup): follow it everywhere."""
+    old = row.destination
+    tx.s.execute(
+        update(OutboxRow)
+        .where(
+            col(OutboxRow.channel) == row.channel,
+            col(OutboxRow.destination) == old,
+            col(OutboxRow.state) == "pending",
+        )
+        .values(destination=new)
+    )
+    row.destination = new
+    if row.channel == "telegram":
+        tx.s.execute(update(Team).where(col(Team.chat) == old).values(chat=new))
+        tx.s.execute(update(Game).where(col(Game.channel_chat) == old).values(channel_chat=new))
+
+
+def _alert_dead(tx: Tx, row: OutboxRow) -> None:
+    """Tell the game masters a destination keeps failing (once a day per destination)."""
+    since = tx.now - timedelta(days=1)
+    key = {"channel": row.channel, "destination": row.destination}
+    recent = tx.s.exec(
+        select(GmAction).where(
+            GmAction.action == "delivery_failed", col(GmAction.created_at) >= since
+        )
+    ).all()
+    if any(a.args == key for a in recent):
+        return
+    repo.log_action(tx.s, row.game_id, "system", "delivery_failed", key, tx.now)
+    game = repo.get_game(tx.s, row.game_id) if row.game_id is not None else None
+    for dest in notify.gm_destinations(tx, game):
+        if dest.key == (row.channel, row.destination):
+            continue
+        params = {**key, "reason": row.last_error or "-", "attempts": row.attempts}
+        notify.queue(
+            tx, dest, "gm_alert", t("gm_alert_dead", dest.lang, **params), game=game,
+            subject=t("subject_gm_alert", dest.lang),
+        )  # fmt: skip
