@@ -17,7 +17,7 @@ from bot.orderlang import help_text
 from storage import repo
 from storage.models import Game
 
-from . import gm, members, ordering, rounds
+from . import gm, gm_setup, members, ordering, rounds
 from .api import Inbound
 from .context import Actor, ServiceError, Tx, game_code, parse_game_code
 from .deadlines import next_deadline
@@ -218,7 +218,7 @@ def _newgame(r: Request) -> Outcome:
             options[key.lower()] = value
         else:
             title.append(arg)
-    return gm.create_game(
+    return gm_setup.create_game(
         r.tx, r.actor, ruleset=options["ruleset"], title=" ".join(title), timezone=options["tz"],
         deadlines=options["deadline"], lang=options["lang"],
         players_per_team=_int(options["players"] or "") if options["players"] else None,
@@ -243,12 +243,12 @@ def _side_word(word: str) -> str:
 
 def _addteam(r: Request) -> Outcome:
     game_id, side, rest = _side_and_rest(r, "/addteam left|right NAME")
-    return gm.add_team(r.tx, r.actor, game_id, side, " ".join(rest))
+    return gm_setup.add_team(r.tx, r.actor, game_id, side, " ".join(rest))
 
 
 def _addplayer(r: Request) -> Outcome:
     game_id, side, rest = _side_and_rest(r, "/addplayer left|right NAME")
-    return gm.add_player(r.tx, r.actor, game_id, side, " ".join(rest))
+    return gm_setup.add_player(r.tx, r.actor, game_id, side, " ".join(rest))
 
 
 def _invite(r: Request) -> Outcome:
@@ -271,7 +271,7 @@ def _invite(r: Request) -> Outcome:
     email = next((a for a in args if "@" in a), None)
     dragon = any(a.lower() in ("dragon", "дракон") for a in args)
     numbers = tuple(_int(a) for a in args if "@" not in a and a.lower() not in ("dragon", "дракон"))
-    return gm.invite(
+    return gm_setup.invite(
         r.tx, r.actor, game_id, role=role, side=side, players=numbers, dragon=dragon, email=email
     )
 
@@ -346,7 +346,7 @@ def _linkchat(r: Request) -> Outcome:
     chat = rest[0] if rest else r.msg.chat
     if not chat:
         raise ServiceError("usage", usage="/linkchat left|right CHAT")
-    return gm.link_team_chat(r.tx, r.actor, game_id, side, chat, r.msg.meta.get("thread_id"))
+    return gm_setup.link_team_chat(r.tx, r.actor, game_id, side, chat, r.msg.meta.get("thread_id"))
 
 
 def _setchannel(r: Request) -> Outcome:
@@ -355,7 +355,7 @@ def _setchannel(r: Request) -> Outcome:
     if chat is not None and chat.lower() in ("off", "none", "нет"):
         chat = None
     thread = args[1] if len(args) > 1 else r.msg.meta.get("thread_id")
-    return gm.set_channel(r.tx, r.actor, game_id, chat, thread)
+    return gm_setup.set_channel(r.tx, r.actor, game_id, chat, thread)
 
 
 COMMANDS: dict[str, Callable[[Request], Outcome]] = {
@@ -379,7 +379,7 @@ GM_COMMANDS: dict[str, Callable[[Request], Outcome]] = {
     "addplayer": _addplayer,
     "invite": _invite,
     "deadline": _deadline,
-    "startgame": _simple(gm.start),
+    "startgame": _simple(gm_setup.start),
     "pause": _pause,
     "resume": _simple(gm.resume),
     "extend": _extend,

@@ -19,7 +19,7 @@ from storage import repo
 from storage.db import Database
 from storage.models import InboundMessage, Member
 
-from . import delivery, gm, inbound, members, notify, rounds
+from . import delivery, gm, gm_setup, inbound, members, notify, rounds
 from .api import DeliveryResult, Inbound, MemberInfo, OutboxItem, Reply
 from .context import Actor, ServiceError, Tx
 from .fairness import Verification
@@ -212,13 +212,13 @@ class GameService:
     # ------------------------------------------------------------ game masters
     async def create_game(self, by: str = "cli", **options: Any) -> Reply:
         """Options: ruleset, title, timezone, deadlines, lang, players_per_team."""
-        return await self._gm(by, lambda tx, a: gm.create_game(tx, a, **options))
+        return await self._gm(by, lambda tx, a: gm_setup.create_game(tx, a, **options))
 
     async def add_team(self, game_id: int, side: str, name: str, *, by: str = "cli") -> Reply:
-        return await self._gm(by, lambda tx, a: gm.add_team(tx, a, game_id, side, name))
+        return await self._gm(by, lambda tx, a: gm_setup.add_team(tx, a, game_id, side, name))
 
     async def add_player(self, game_id: int, side: str, name: str, *, by: str = "cli") -> Reply:
-        return await self._gm(by, lambda tx, a: gm.add_player(tx, a, game_id, side, name))
+        return await self._gm(by, lambda tx, a: gm_setup.add_player(tx, a, game_id, side, name))
 
     async def invite(
         self, game_id: int, role: str, *, side: str | None = None, players: tuple[int, ...] = (),
@@ -227,7 +227,7 @@ class GameService:
         """Returns the invitation code in ``reply.data["code"]``."""
         return await self._gm(
             by,
-            lambda tx, a: gm.invite(
+            lambda tx, a: gm_setup.invite(
                 tx, a, game_id, role=role, side=side, players=players, dragon=dragon, email=email
             ),
         )
@@ -238,7 +238,7 @@ class GameService:
         return await self._gm(by, lambda tx, a: gm.set_deadline(tx, a, game_id, schedule, timezone))
 
     async def start(self, game_id: int, *, by: str = "cli") -> Reply:
-        return await self._gm(by, lambda tx, a: gm.start(tx, a, game_id))
+        return await self._gm(by, lambda tx, a: gm_setup.start(tx, a, game_id))
 
     async def pause(self, game_id: int, reason: str = "", *, by: str = "cli") -> Reply:
         return await self._gm(by, lambda tx, a: gm.pause(tx, a, game_id, reason))
@@ -285,13 +285,13 @@ class GameService:
         self, game_id: int, side: str, chat: str, thread: str | None = None, *, by: str = "cli"
     ) -> Reply:
         return await self._gm(
-            by, lambda tx, a: gm.link_team_chat(tx, a, game_id, side, chat, thread)
+            by, lambda tx, a: gm_setup.link_team_chat(tx, a, game_id, side, chat, thread)
         )
 
     async def set_channel(
         self, game_id: int, chat: str | None, thread: str | None = None, *, by: str = "cli"
     ) -> Reply:
-        return await self._gm(by, lambda tx, a: gm.set_channel(tx, a, game_id, chat, thread))
+        return await self._gm(by, lambda tx, a: gm_setup.set_channel(tx, a, game_id, chat, thread))
 
     # ------------------------------------------------------------ deadlines
     async def resolve_due(self, now: datetime | None = None) -> list[rounds.Resolution]:

@@ -1,0 +1,250 @@
+"""Game-master operations that set a match up: the game, its teams and
+players, invitations, chats, and the start.  Like every game-master
+operation each is checked, logged and (once there is an audience) announced."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from engine.geometry import SIDES
+from engine.ruleset import RulesetError, load_ruleset
+from engine.setup import new_match
+from storage import repo
+from storage.models import Game, Invitation, Membership, Player, Team
+
+from . import notify, rounds
+from .context import Actor, ServiceError, Tx, game_code
+from .deadlines import ScheduleError, format_schedule, parse_schedule, parse_zone
+from .fairness import new_seed
+from .gm import Outcome, local_time, locked_game, record, side_of
+
+__all__ = [
+    "add_player",
+    "add_team",
+    "create_game",
+    "invite",
+    "link_team_chat",
+    "set_channel",
+    "start",
+]
+
+ROLES = ("captain", "player", "game_master")
+_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
+
+
+def create_game(
+    tx: Tx,
+    actor: Actor,
+    *,
+    ruleset: str | None = None,
+    title: str = "",
+    timezone: str | None = None,
+    deadlines: str | None = None,
+    lang: str | None = None,
+    players_per_team: int | None = None,
+) -> Outcome:
+    if not (actor.trusted or actor.global_gm):
+        raise ServiceError("not_gm", status="refused")
+    name = ruleset or tx.settings.ruleset
+    try:
+        rules = load_ruleset(name)
+        zone = timezone or tx.settings.timezone
+        parse_zone(zone)
+        schedule = format_schedule(parse_schedule(deadlines or tx.settings.deadline))
+    except RulesetError as exc:
+        raise ServiceError("bad_ruleset", ruleset=name, error=str(exc)) from None
+    except ScheduleError as exc:
+        raise ServiceError("bad_schedule", error=str(exc)) from None
+    per_team = players_per_team or rules.players_per_team
+    if not 1 <= per_team <= rules.players_per_team:
+        raise ServiceError("bad_players_per_team", max=rules.players_per_team)
+    game = Game(
+        title=title,
+        ruleset=name,
+        timezone=zone,
+        deadlines=schedule,
+        lang=lang if lang in ("ru", "en") else tx.settings.lang,
+        players_per_team=per_team,
+        channel_chat=tx.settings.channel_chat,
+        channel_thread=tx.settings.channel_thread,
+        created_at=tx.now,
+        created_by=actor.identity,
+    )
+    tx.s.add(game)
+    tx.s.flush()
+    assert game.id is not None
+    if actor.member is not None and actor.member.id is not None:
+        tx.s.add(
+            Membership(
+                member_id=actor.member.id, game_id=game.id, role="game_master", created_at=tx.now
+            )
+        )
+        actor.member.current_game_id = game.id
+        tx.s.add(actor.member)
+    record(
+        tx, actor, game, "create_game", ruleset=name, title=title, timezone=zone, deadlines=schedule
+    )
+    return Outcome(
+        "game_created",
+        {"game": game_code(game), "deadlines": schedule, "timezone": zone},
+        game_id=game.id,
+    )
+
+
+def add_team(tx: Tx, actor: Actor, game_id: int | None, side: str, name: str) -> Outcome:
+    game = locked_game(tx, actor, game_id, "setup")
+    assert game.id is not None
+    name = name.strip()
+    if not name:
+        raise ServiceError("usage", usage="/addteam left|right NAME")
+    team = repo.teams(tx.s, game.id).get(side_of(side)) or Team(
+        game_id=game.id, side=side, name=name
+    )
+    team.name = name
+    tx.s.add(team)
+    record(tx, actor, game, "add_team", side=side, name=name)
+    return Outcome(
+        "team_added", {"game": game_code(game), "side": side, "name": name}, game_id=game.id
+    )
+
+
+def add_player(tx: Tx, actor: Actor, game_id: int | None, side: str, name: str) -> Outcome:
+    game = locked_game(tx, actor, game_id, "setup")
+    assert game.id is not None
+    name = name.strip()
+    if not name:
+        raise ServiceError("usage", usage="/addplayer left|right NAME")
+    existing = repo.players(tx.s, game.id, side_of(side))
+    number = len(existing) + 1
+    tx.s.add(Player(game_id=game.id, side=side, number=number, name=name))
+    record(tx, actor, game, "add_player", side=side, number=number, name=name)
+    return Outcome(
+        "player_added",
+        {"game": game_code(game), "side": side, "number": number, "name": name},
+        game_id=game.id,
+        data={"number": number},
+    )
+
+
+def invite(
+    tx: Tx,
+    actor: Actor,
+    game_id: int | None,
+    *,
+    role: str,
+    side: str | None = None,
+    players: tuple[int, ...] = (),
+    dragon: bool = False,
+    email: str | None = None,
+) -> Outcome:
+    """An invitation code for one person: a captain (his whole team and the
+    dragon), a player (the shirt numbers given, and the dragon if ``dragon``)
+    or a game master; with ``email`` only that address may redeem it by mail."""
+    game = locked_game(tx, actor, game_id)
+    assert game.id is not None
+    if role not in ROLES:
+        raise ServiceError("bad_role", role=role)
+    if role != "game_master":
+        side_of(side or "")
+    if role == "player" and not (players or dragon):
+        raise ServiceError("usage", usage="/invite player left|right NUMBER...")
+    code = "".join(secrets.choice(_CODE_ALPHABET) for _ in range(10))
+    tx.s.add(
+        Invitation(
+            code=code,
+            game_id=game.id,
+            side=side if role != "game_master" else None,
+            role=role,
+            players=",".join(
+                [str(n) for n in sorted(set(players))] + (["dragon"] if dragon else [])
+            ),
+            email=email.strip().lower() if email else None,
+            created_by=actor.identity,
+            created_at=tx.now,
+            expires_at=tx.now + tx.settings.invitation_ttl,
+        )
+    )
+    record(tx, actor, game, "invite", role=role, side=side, players=list(players), email=email)
+    return Outcome(
+        "invited",
+        {"game": game_code(game), "code": code, "role": role, "side": side or "-"},
+        game_id=game.id,
+        data={"code": code},
+    )
+
+
+def start(tx: Tx, actor: Actor, game_id: int | None) -> Outcome:
+    game = locked_game(tx, actor, game_id, "setup")
+    assert game.id is not None
+    rules = rounds.ruleset_of(game)
+    team_rows = repo.teams(tx.s, game.id)
+    if set(team_rows) != set(SIDES):
+        raise ServiceError("need_two_teams")
+    per_team = game.players_per_team or rules.players_per_team
+    rosters: dict[Any, list[str]] = {}
+    reserves = 0
+    for side in SIDES:
+        names = [p.name for p in repo.players(tx.s, game.id, side)]
+        if names and len(names) < per_team:
+            raise ServiceError("need_players", side=side, count=len(names), needed=per_team)
+        rosters[side] = names
+        reserves = max(reserves, len(names) - per_team)
+    seed = new_seed()
+    state, _events = new_match(
+        rules,
+        seed,
+        players_per_team=per_team,
+        reserves_per_team=reserves if any(rosters.values()) else None,
+        team_names={side: team_rows[side].name for side in SIDES},
+        rosters={side: names for side, names in rosters.items() if names},
+    )
+    game.status = "running"
+    game.started_at = tx.now
+    game.setup_seed = seed
+    rnd = rounds.open_round(
+        tx, game, state, deadline=rounds.deadline_after(game, tx.now + tx.settings.min_round_time)
+    )
+    record(tx, actor, game, "start", setup_seed=seed)
+    notify.announce(
+        tx,
+        game,
+        "game_started",
+        left=team_rows["left"].name,
+        right=team_rows["right"].name,
+        setup_seed=seed,
+    )
+    rounds.announce_round_open(tx, game, rnd)
+    return Outcome(
+        "game_started_gm",
+        {"game": game_code(game), "deadline": local_time(rnd.deadline, game)},
+        game_id=game.id,
+    )
+
+
+def link_team_chat(
+    tx: Tx, actor: Actor, game_id: int | None, side: str, chat: str, thread: str | None = None
+) -> Outcome:
+    game = locked_game(tx, actor, game_id)
+    assert game.id is not None
+    team = repo.teams(tx.s, game.id).get(side_of(side))
+    if team is None:
+        raise ServiceError("need_two_teams")
+    team.chat, team.thread = chat, thread
+    tx.s.add(team)
+    record(tx, actor, game, "link_team_chat", side=side, chat=chat, thread=thread)
+    notify.announce(tx, game, "team_chat_linked", team=team.name)
+    return Outcome(
+        "team_chat_linked", {"team": team.name, "game": game_code(game)}, game_id=game.id
+    )
+
+
+def set_channel(
+    tx: Tx, actor: Actor, game_id: int | None, chat: str | None, thread: str | None = None
+) -> Outcome:
+    game = locked_game(tx, actor, game_id)
+    game.channel_chat, game.channel_thread = chat or None, thread
+    tx.s.add(game)
+    record(tx, actor, game, "set_channel", chat=chat, thread=thread)
+    notify.announce(tx, game, "channel_set")
+    return Outcome("channel_set", {"game": game_code(game)}, game_id=game.id)
