@@ -132,6 +132,8 @@ def _dispatch(
     if actor.member is None and not actor.trusted:
         if cmd is not None and cmd.name in commands.ANONYMOUS:
             return commands.run(tx, actor, msg, cmd, inbound_id)
+        if cmd is None and _in_group(msg):  # a guest chatting in a team group
+            return Outcome("raw", {"text": ""}, status="ignored")
         return Outcome("unknown_sender", status="unknown_sender")
     if cmd is not None:
         return commands.run(tx, actor, msg, cmd, inbound_id)

@@ -240,3 +240,10 @@ async def test_mail_answers_carry_the_game_tag_once(table: Table) -> None:
     assert row.subject == "Re: [DB-1] status"
     joined = table.outbox(destination="sokolov@mail.example", kind="ack")[0]
     assert joined.subject == "[DB-1] Re: join"
+
+
+async def test_a_guest_in_a_team_group_is_not_lectured(table: Table) -> None:
+    before = len(table.outbox())
+    assert (await table.say(888, "болею за Саламандр!", chat="-100500")).status == "ignored"
+    assert len(table.outbox()) == before
+    assert (await table.say(888, "/orders", chat="-100500")).status == "unknown_sender"
