@@ -34,6 +34,7 @@ from .models import (
 )
 
 __all__ = [
+    "actions_since",
     "add_attachments",
     "add_events",
     "add_snapshot",
@@ -153,6 +154,16 @@ def inbound_by_external(s: Session, channel: str, external_id: str) -> InboundMe
         InboundMessage.channel == channel, InboundMessage.external_id == external_id
     )
     return s.exec(stmt).first()
+
+
+def actions_since(
+    s: Session, action: str, since: datetime, *, game_id: int | None = None
+) -> list[GmAction]:
+    """Entries ``action`` of the referee's log since ``since`` (of one game if given)."""
+    stmt = select(GmAction).where(GmAction.action == action, col(GmAction.created_at) >= since)
+    if game_id is not None:
+        stmt = stmt.where(GmAction.game_id == game_id)
+    return list(s.exec(stmt))
 
 
 def log_action(

@@ -13,7 +13,7 @@ from sqlmodel import col, select
 
 from bot.logging import get_logger
 from storage import repo
-from storage.models import Game, GmAction, OutboxRow, Team
+from storage.models import Game, OutboxRow, Team
 
 from . import notify, rounds, unreachable
 from .api import Attachment, DeliveryResult, OutboxItem
@@ -126,13 +126,8 @@ def _moved(tx: Tx, row: OutboxRow, new: str) -> None:
 
 def _alert_dead(tx: Tx, row: OutboxRow) -> None:
     """Tell the game masters a destination keeps failing (once a day per destination)."""
-    since = tx.now - timedelta(days=1)
     key = {"channel": row.channel, "destination": row.destination}
-    recent = tx.s.exec(
-        select(GmAction).where(
-            GmAction.action == "delivery_failed", col(GmAction.created_at) >= since
-        )
-    ).all()
+    recent = repo.actions_since(tx.s, "delivery_failed", tx.now - timedelta(days=1))
     if any(a.args == key for a in recent):
         return
     repo.log_action(tx.s, row.game_id, "system", "delivery_failed", key, tx.now)

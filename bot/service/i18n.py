@@ -345,6 +345,12 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Messages cannot be delivered: {channel} {destination} ({reason}), attempts: {attempts}.",
     ),
     "subject_gm_alert": ("Судье: сбой доставки", "To the game master: delivery failure"),
+    "gm_alert_resolution": (
+        "Раунд игры {game} не удаётся разыграть: {error}. Раунд остаётся открытым, судья "
+        "пробует снова каждую минуту; можно поставить игру на паузу (/pause).",
+        "The round of game {game} cannot be resolved: {error}. It stays open and the judge "
+        "tries again every minute; you may pause the game (/pause).",
+    ),
     "gm_alert_error": (
         "Сбой при обработке сообщения {external_id} ({channel}, от {sender}): {error}",
         "Processing message {external_id} ({channel}, from {sender}) failed: {error}",

@@ -10,7 +10,7 @@ timer) waits on the lock and then finds the round resolved.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from engine.events import Event
@@ -37,6 +37,7 @@ __all__ = [
     "material",
     "open_round",
     "orders_document",
+    "report_failure",
     "resolve",
     "rollback",
     "ruleset_of",
@@ -272,6 +273,20 @@ def _announce_end(
         score=f"{left.score}:{right.score}",
         reason=lambda lang: t(f"end_reason_{state.end_reason or 'game_master'}", lang),
     )
+
+
+def report_failure(tx: Tx, game_id: int, error: str) -> None:
+    """Tell the game masters, once a day, that a game's round cannot be resolved
+    (an engine failure; the scheduler keeps trying, the round stays open)."""
+    if repo.actions_since(tx.s, "resolution_failed", tx.now - timedelta(days=1), game_id=game_id):
+        return
+    repo.log_action(tx.s, game_id, "system", "resolution_failed", {"error": error[:500]}, tx.now)
+    game = repo.get_game(tx.s, game_id)
+    for dest in notify.gm_destinations(tx, game):
+        text = t("gm_alert_resolution", dest.lang, game=game_code(game_id), error=error[:500])
+        notify.queue(
+            tx, dest, "gm_alert", text, game=game, subject=t("subject_gm_alert", dest.lang)
+        )
 
 
 def rollback(tx: Tx, game: Game) -> Round:

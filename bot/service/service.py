@@ -316,9 +316,12 @@ class GameService:
                     result = await self._tx(
                         partial(rounds.resolve, game_id=game_id, round_id=round_id), when
                     )
-                except Exception:
+                except Exception as exc:  # an engine bug must not stop the other games
                     log.exception("resolving a round failed", game=game_id, round_id=round_id)
                     failed.add(game_id)
+                    await self._tx(
+                        partial(rounds.report_failure, game_id=game_id, error=repr(exc)), when
+                    )
                     continue
                 if result is not None:
                     done.append(result)

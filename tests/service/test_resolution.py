@@ -20,6 +20,7 @@ from support import resolver_child
 from support.service_table import FIRST_DEADLINE, GM, Table, make_table, orders_text, set_up_game
 
 from bot.service import GameService, RenderReporter
+from bot.service import rounds as rounds_module
 from storage.db import Database
 from storage.models import EventRow, OrderRow, OutboxRow, Round, Snapshot
 
@@ -218,3 +219,30 @@ async def test_verify_of_an_unplayed_round_says_so(table: Table) -> None:
 async def test_referee_commands_need_a_referee(table: Table, command: str) -> None:
     assert (await table.say(301, command)).status == "refused"
     assert table.rows(OutboxRow, OutboxRow.kind == "results") == []
+
+
+async def test_a_failing_game_does_not_stop_the_others(
+    sqlite_db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = make_table(sqlite_db)
+    await set_up_game(table)
+    broken = table.game_id
+    await set_up_game(table)
+    real = rounds_module.resolve_round
+
+    def engine(state, orders, ruleset, seed):  # type: ignore[no-untyped-def]
+        if engine.calls == 0:  # the first game resolved (the oldest) fails once
+            engine.calls += 1
+            raise RuntimeError("engine bug")
+        return real(state, orders, ruleset, seed)
+
+    engine.calls = 0  # type: ignore[attr-defined]
+    monkeypatch.setattr(rounds_module, "resolve_round", engine)
+    done = await table.service.resolve_due(FIRST_DEADLINE)
+    assert [r.game_id for r in done] == [table.game_id]  # the other game went on
+    alerts = [r for r in table.outbox(kind="gm_alert") if "engine bug" in r.text]
+    assert [r.game_id for r in alerts] == [broken]
+    assert [r.round_number for r in await table.service.resolve_due(FIRST_DEADLINE)] == [
+        1
+    ]  # retried
+    assert len([r for r in table.outbox(kind="gm_alert") if "engine bug" in r.text]) == 1
