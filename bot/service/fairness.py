@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,9 +28,19 @@ __all__ = [
 ]
 
 
-def new_seed() -> str:
-    """A fresh 256-bit seed as 64 hex digits (the engine reads it as 32 bytes)."""
-    return secrets.token_hex(32)
+def new_seed(source: Callable[[str], str] | None = None, purpose: str = "") -> str:
+    """A fresh 256-bit seed as 64 hex digits (the engine reads it as 32 bytes).
+
+    ``source`` (``ServiceSettings.seed_source``) replaces the random draw by a
+    seed derived from ``purpose``: only the demo uses it, so that the same
+    demo seed plays the same match; a real judge never sets it.
+    """
+    if source is None:
+        return secrets.token_hex(32)
+    seed = source(purpose)
+    if len(seed) != 64 or any(c not in "0123456789abcdef" for c in seed):
+        raise ValueError(f"seed_source gave {seed!r}, not 64 lower-case hex digits")
+    return seed
 
 
 def canonical_json(value: Any) -> bytes:

@@ -190,7 +190,7 @@ def start(tx: Tx, actor: Actor, game_id: int | None) -> Outcome:
             raise ServiceError("need_players", side=side, count=len(names), needed=per_team)
         rosters[side] = names
         reserves = max(reserves, len(names) - per_team)
-    seed = new_seed()
+    seed = new_seed(tx.settings.seed_source, f"game{game.id}/setup")
     state, _events = new_match(
         rules,
         seed,

@@ -85,11 +85,13 @@ def open_round(tx: Tx, game: Game, state: MatchState, *, deadline: datetime) -> 
     """A new open round of ``game`` at ``state`` with a fresh seed; it becomes current.
     A number played before (rolled back, or voided by a rollback) gets the next attempt."""
     assert game.id is not None
-    seed = new_seed()
+    attempt = repo.last_attempt(tx.s, game.id, state.round) + 1
+    purpose = f"game{game.id}/round{state.round}/attempt{attempt}"
+    seed = new_seed(tx.settings.seed_source, purpose)
     rnd = Round(
         game_id=game.id,
         number=state.round,
-        attempt=repo.last_attempt(tx.s, game.id, state.round) + 1,
+        attempt=attempt,
         status="open",
         opened_at=tx.now,
         deadline=deadline,

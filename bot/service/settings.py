@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -29,6 +30,9 @@ class ServiceSettings:
     outbox_lease: timedelta = timedelta(minutes=5)
     outbox_backoff_base: float = 30.0  # seconds, doubled per attempt
     outbox_backoff_max: float = 3600.0
+    # The demo's reproducible dice: purpose ("game1/round3/attempt1") -> 64 hex
+    # digits.  None (always, outside the demo): every seed is drawn at random.
+    seed_source: Callable[[str], str] | None = None
 
     @classmethod
     def from_config(cls, config: Config) -> ServiceSettings:
