@@ -1,0 +1,125 @@
+"""The demo's output folder: what goes where, and not clobbering anything else.
+
+Layout::
+
+    README.txt              what the folder holds (also marks it as demo output)
+    dragonball.db           the judge's SQLite database, for inspection
+    transcript.txt          every message in and out, in order
+    reports/round-NN.txt    the public report of each round; summary.txt
+    diagrams/round-NN-tick-K.png, diagrams/round-NN.gif
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.service import OutboxItem
+
+__all__ = ["DemoFolder", "FolderError"]
+
+MARKER = "Dragonball judge: demo output"
+README = f"""{MARKER} (`dragonball demo`).
+
+Что здесь: reports/ — отчёт каждого раунда и итог матча (summary.txt); diagrams/ — поле после
+каждого такта (PNG) и весь раунд анимацией (GIF); transcript.txt — все сообщения судье и от судьи;
+dragonball.db — база судьи (SQLite). Проверить кости всех раундов:
+    cd <эта папка> && DRAGONBALL_DATABASE__URL=sqlite:///dragonball.db dragonball verify --game DB-1
+
+What is here: reports/ — every round's report and the match summary (summary.txt); diagrams/ —
+the field after every tick (PNG) and each round animated (GIF); transcript.txt — every message
+to and from the judge; dragonball.db — the judge's database (SQLite). Check every round's dice:
+    cd <this folder> && DRAGONBALL_DATABASE__URL=sqlite:///dragonball.db dragonball verify --game DB-1
+"""
+# Everything the demo writes; only these are removed when a previous output is replaced.
+OWN = ("README.txt", "dragonball.db", "dragonball.db-wal", "dragonball.db-shm", "transcript.txt",
+       "reports", "diagrams")  # fmt: skip
+
+
+class FolderError(Exception):
+    """The output folder cannot be used; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class DemoFolder:
+    root: Path
+
+    @property
+    def database(self) -> Path:
+        return self.root / "dragonball.db"
+
+    @property
+    def transcript(self) -> Path:
+        return self.root / "transcript.txt"
+
+    @property
+    def reports(self) -> Path:
+        return self.root / "reports"
+
+    @property
+    def diagrams(self) -> Path:
+        return self.root / "diagrams"
+
+    def is_demo_output(self) -> bool:
+        try:
+            return (self.root / "README.txt").read_text(encoding="utf-8").startswith(MARKER)
+        except (OSError, UnicodeDecodeError):
+            return False
+
+    def prepare(self, *, force: bool = False) -> None:
+        """Make the folder ready: create it, or empty a previous demo output (only
+        the demo's own files: anything else in it is left alone).  A non-empty
+        folder that is not demo output is refused unless ``force``."""
+        if self.root.exists() and not self.root.is_dir():
+            raise FolderError(f"{self.root} is a file, not a folder")
+        if self.root.is_dir() and any(self.root.iterdir()):
+            if not (force or self.is_demo_output()):
+                raise FolderError(
+                    f"{self.root} is not empty and holds no earlier demo output; "
+                    "choose another --out folder, or add --force to write into it anyway"
+                )
+            for name in OWN:
+                path = self.root / name
+                if path.is_dir() and not path.is_symlink():
+                    shutil.rmtree(path)
+                elif path.exists() or path.is_symlink():
+                    path.unlink()
+        try:
+            for path in (self.root, self.reports, self.diagrams):
+                path.mkdir(parents=True, exist_ok=True)
+            (self.root / "README.txt").write_text(README, encoding="utf-8")
+        except OSError as exc:
+            raise FolderError(f"cannot write into {self.root}: {exc.strerror or exc}") from None
+
+    def report_path(self, number: int) -> Path:
+        return self.reports / f"round-{number:02d}.txt"
+
+    def tick_path(self, number: int, tick: int) -> Path:
+        return self.diagrams / f"round-{number:02d}-tick-{tick}.png"
+
+    def gif_path(self, number: int) -> Path:
+        return self.diagrams / f"round-{number:02d}.gif"
+
+    def file_round(self, number: int, item: OutboxItem) -> list[Path]:
+        """Write the public results of round ``number``: the report text, the
+        PNG of each tick and the GIF (the reporter names them roundN-tickK.png
+        and roundN.gif, in tick order)."""
+        written = [self.report_path(number)]
+        written[0].write_text(item.text.rstrip() + "\n", encoding="utf-8")
+        pngs = [a for a in item.attachments if a.content_type == "image/png"]
+        for tick, attachment in enumerate(pngs, start=1):
+            path = self.tick_path(number, tick)
+            path.write_bytes(attachment.data)
+            written.append(path)
+        for attachment in item.attachments:
+            if attachment.content_type == "image/gif":
+                path = self.gif_path(number)
+                path.write_bytes(attachment.data)
+                written.append(path)
+        return written
+
+    def write_summary(self, text: str) -> Path:
+        path = self.reports / "summary.txt"
+        path.write_text(text.rstrip() + "\n", encoding="utf-8")
+        return path
