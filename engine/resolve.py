@@ -17,7 +17,7 @@ from .events import Event
 from .orders import RoundOrders
 from .resolution.context import OrderIndex
 from .resolution.tick import run_tick
-from .resolution.work import Work, freeze, thaw
+from .resolution.work import freeze, thaw
 from .ruleset import Ruleset
 from .state import MatchState
 
@@ -57,7 +57,7 @@ def resolve_round(
         return RoundResult(state, (), ())
     remaining = ruleset.ticks_per_round - state.tick
     count = remaining if ticks is None else max(0, min(ticks, remaining))
-    work = _reuse(state, ruleset) or thaw(state, ruleset)
+    work = thaw(state, ruleset)
     index = OrderIndex(orders)
     events: list[Event] = []
     states: list[MatchState] = []
@@ -70,23 +70,7 @@ def resolve_round(
         if work.status == "ended" or work.round != round_before:
             break
     final = states[-1] if states else state
-    if states:
-        _LAST[:] = [(final, ruleset, work)]
     return RoundResult(final, tuple(events), tuple(states))
-
-
-# The working copy a resolution leaves behind is exactly the state it returns.
-# When the next call starts from that very state object (a simulation, a
-# replay) the copy is taken over instead of thawed again; it is handed out
-# once, so a second resolution of the same state thaws its own.  A miss only
-# costs the thaw, so the cache never changes a result.
-_LAST: list[tuple[MatchState, Ruleset, Work]] = []
-
-
-def _reuse(state: MatchState, ruleset: Ruleset) -> Work | None:
-    if _LAST and _LAST[0][0] is state and _LAST[0][1] is ruleset:
-        return _LAST.pop()[2]
-    return None
 
 
 def resolve_tick(

@@ -125,7 +125,7 @@ def new_match(
                 0,
                 0,
                 0,
-                Kind.BALL_DIRECTION,
+                Kind.BALL_HEIGHT,
                 {"ball": name, "cell": ruleset.ball_start_cell, "height": height},
                 p=1 / len(heights),
                 roll=roll_h,

@@ -224,6 +224,7 @@ def danger_check(t: Tick, step: int, b: WBall) -> None:
         at_head = cell == d.head
         if not at_head and cell not in d.mouth:
             continue
+        b.danger_checked = True
         if d.mouth_open:
             assert b.height is not None
             if at_head:
@@ -278,9 +279,10 @@ def swallow_landed_passes(t: Tick) -> None:
 
 
 def swallow_freed_balls(t: Tick) -> None:
-    """Step 7."""
+    """Step 7.  A ball already judged near a head at step 2 this tick is not
+    judged again: one chance a tick, or an uncaught shot would get two."""
     for b in t.w.balls:
-        if b.released and b.status == "free":
+        if b.released and b.status == "free" and not b.danger_checked:
             danger_check(t, 7, b)
 
 
@@ -303,9 +305,10 @@ def dragons_meet_players(t: Tick) -> None:
             assert cell is not None and height is not None
             foe = dazed or p.side != d.side
             same = height == d.height
-            if cell in d.fire_set:
-                if abs(height - d.height) <= reach:
-                    t.fall(3, p, "fire")
+            # Out of the flame's height reach, a mouth cell in the cone is
+            # still a mouth cell: the open-mouth rules below apply (§6).
+            if cell in d.fire_set and abs(height - d.height) <= reach:
+                t.fall(3, p, "fire")
             elif cell == d.body or cell == d.tail:
                 part = "body" if cell == d.body else "tail"
                 if same:
@@ -321,7 +324,12 @@ def dragons_meet_players(t: Tick) -> None:
                     _swallow_roll(t, d, p, "head_same_height", dr.swallow_same_cell_same_height)
                 elif foe:
                     _swallow_roll(t, d, p, "head_other_height", dr.swallow_same_cell_other_height)
-            elif d.mouth_open and foe and abs(height - d.height) <= dr.adjacent_max_height_diff:
+            elif (
+                cell in d.mouth
+                and d.mouth_open
+                and foe
+                and abs(height - d.height) <= dr.adjacent_max_height_diff
+            ):
                 _swallow_roll(t, d, p, "adjacent", dr.swallow_adjacent)
 
 

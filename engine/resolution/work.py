@@ -94,6 +94,7 @@ class WBall:
         "catchable",
         "released",
         "passed",
+        "danger_checked",
     )
 
     def __init__(self, b: BallState, value: int, rank: int) -> None:
@@ -113,6 +114,7 @@ class WBall:
         self.catchable = False
         self.released = False
         self.passed = False
+        self.danger_checked = False
 
 
 class WDragon:
@@ -241,6 +243,7 @@ def reset_tick_flags(w: Work) -> None:
         b.catchable = b.status == "free"
         b.released = False
         b.passed = False
+        b.danger_checked = False
     for d in w.dragons:
         d.fire = None
         d.fire_set = frozenset()

@@ -149,6 +149,17 @@ def test_s6_short_flame_fells_players_within_one_height() -> None:
     assert result.state.dragon("left").short_left == STILL.fire.short_budget - 1
 
 
+def test_s6_mouth_cell_in_the_cone_but_above_the_flame_is_still_swallowed_from() -> None:
+    # Dragon at height 1 breathes a short flame; 103 is in the cone and next
+    # to the head.  At height 3 the flame misses him, but the mouth is open.
+    state = position([player("right", 1, 103, 3)], dragons=[dragon("left", height=1)])
+    result = resolve(state, orders(drg("left", "stay", 0, "short")), [0.1])
+    assert not of(result.events, Kind.FALL)
+    roll = one(result.events, Kind.SWALLOW_ROLL)
+    assert (roll.data["where"], roll.p, roll.ok) == ("adjacent", 0.5, True)
+    assert result.state.player("right", 1).status == "swallowed"
+
+
 def test_s6_volley_covers_fifteen_cells() -> None:
     state = position()
     result = resolve(state, orders(drg("left", "stay", 0, "volley")))
@@ -224,10 +235,17 @@ def test_s6_fire_beyond_the_budget_is_refused() -> None:
     assert not of(result.events, Kind.FIRE)
 
 
-def test_s6_paralysed_dragon_cannot_open_its_mouth_by_staying() -> None:
-    # Interpretation (dragon.paralysed_stay_opens_mouth = false).
+def test_s6_paralysed_dragon_stays_so_its_mouth_is_open() -> None:
+    # §9.1 read literally (dragon.paralysed_stay_opens_mouth = true).
     state = position(dragons=[dragon("left", height=1, paralysed=True)])
     result = resolve(state, rolls=[0.9])  # its random-fire roll fails
+    assert _mouths(result.events) == [(True, "stay")]
+
+
+def test_s6_paralysed_dragon_mouth_closed_under_the_other_reading() -> None:
+    strict = replace(STILL, dragon=replace(STILL.dragon, paralysed_stay_opens_mouth=False))
+    state = position(dragons=[dragon("left", height=1, paralysed=True)])
+    result = resolve(state, rolls=[0.9], rules=strict)
     assert _mouths(result.events) == [(False, "paralysed")]
 
 
