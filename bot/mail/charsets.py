@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import codecs
 import re
+import sys
+from email.errors import HeaderParseError
 from email.header import decode_header
 
 __all__ = [
@@ -61,12 +63,15 @@ _FREQ = dict(
 )
 _WORD = re.compile(r"[а-яёА-ЯЁ]+")
 _CASE_SWAP = re.compile(r"[а-яё][А-ЯЁ]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})")
 
 
 def normalize_charset(label: str | None) -> str | None:
     """The Python codec name for a MIME charset label, or None to guess.
 
-    ``None`` means the label is missing, says "unknown", or names no codec.
+    ``None`` means the label is missing, says "unknown", or names no text codec:
+    labels are whatever the sender wrote (8-bit bytes, NUL, ``base64``, ``rot13``).
     """
     if label is None:
         return None
@@ -75,9 +80,11 @@ def normalize_charset(label: str | None) -> str | None:
         return None
     name = _ALIASES.get(name, name)
     try:
-        return codecs.lookup(name).name
-    except LookupError:
+        info = codecs.lookup(name)
+    except (LookupError, ValueError):  # ValueError: surrogates (8-bit bytes), embedded NUL
         return None
+    # Bytes-to-bytes and str-to-str codecs (base64, hex, rot13) decode no mail text.
+    return info.name if info._is_text_encoding else None
 
 
 def cyrillic_score(text: str) -> float:
@@ -124,35 +131,50 @@ def decode_text(data: bytes, label: str | None) -> tuple[str, str, bool]:
     that ASCII-compatible labels on 8-bit data (``us-ascii``) are ignored.
     """
     codec = normalize_charset(label)
-    if codec is not None and codec != "ascii":
+    if codec is not None:
         try:
-            return data.decode(codec), codec, False
-        except UnicodeDecodeError:
+            text = data.decode(codec)
+        except (LookupError, ValueError):  # UnicodeError too (idna, punycode raise it bare)
             pass
-    elif codec == "ascii":
-        try:
-            return data.decode("ascii"), "ascii", False
-        except UnicodeDecodeError:
-            pass
+        else:
+            # utf-7 or unicode-escape can yield lone surrogates, which no database stores.
+            if not _SURROGATE.search(text):
+                return text, codec, False
     text, guessed = guess_decode(data)
     return text, guessed, True
 
 
 def _header_chunk(chunk: bytes | str, label: str | None) -> str:
     if isinstance(chunk, str):
-        data = chunk.encode("ascii", "surrogateescape") if _has_surrogates(chunk) else None
-        return chunk if data is None else guess_decode(data)[0]
+        return _undo_surrogates(chunk)
     if label is None:
         # Unencoded text between encoded words; 8-bit bytes come back as escapes.
-        text = chunk.decode("raw-unicode-escape")
-        if _has_surrogates(text):
-            return guess_decode(text.encode("ascii", "surrogateescape"))[0]
-        return text
+        return _undo_surrogates(_unescape(chunk))
     return decode_text(chunk, label)[0]
 
 
-def _has_surrogates(text: str) -> bool:
-    return any("\udc80" <= char <= "\udcff" for char in text)
+def _undo_surrogates(text: str) -> str:
+    """``text`` with the parser's surrogate escapes (bare 8-bit bytes) decoded by guessing."""
+    if not any("\udc80" <= char <= "\udcff" for char in text):
+        return text
+    # UTF-8, not ASCII: an escape like \u0432 may have put real letters next to them.
+    return guess_decode(text.encode("utf-8", "surrogateescape"))[0]
+
+
+def _unescape(chunk: bytes) -> str:
+    """Undo ``decode_header``'s raw-unicode-escape encoding of unencoded text.
+
+    That encoding leaves a backslash as it is, so a literal ``\\u`` in the
+    header is no escape: only well-formed ones are replaced, the rest stays.
+    """
+    return _ESCAPE.sub(_unescape_one, chunk.decode("latin-1"))
+
+
+def _unescape_one(match: re.Match[str]) -> str:
+    code = int(match[1] or match[2], 16)
+    if code > sys.maxunicode or (0xD800 <= code <= 0xDFFF and not 0xDC80 <= code <= 0xDCFF):
+        return match[0]  # no character, or a surrogate that no 8-bit byte stands for
+    return chr(code)
 
 
 def decode_header_value(raw: str) -> str:
@@ -164,7 +186,7 @@ def decode_header_value(raw: str) -> str:
     unfolded = re.sub(r"\r?\n[ \t]+", " ", raw)
     try:
         parts = decode_header(unfolded)
-    except (ValueError, LookupError):
-        parts = [(unfolded, None)]
+    except (HeaderParseError, ValueError, LookupError):  # e.g. a broken base64 word
+        parts = [(unfolded, None)]  # the raw text: an address next to the word survives
     text = "".join(_header_chunk(chunk, label) for chunk, label in parts)
     return " ".join(text.split())

@@ -90,7 +90,11 @@ class MailText:
 def header(msg: Message, name: str) -> list[str]:
     """Every value of header ``name``, decoded whatever its charset label."""
     wanted = name.lower()
-    return [decode_header_value(str(v)) for k, v in msg.raw_items() if k.lower() == wanted]
+    return [
+        decode_header_value(str(v)).replace("\x00", "")
+        for k, v in msg.raw_items()
+        if k.lower() == wanted
+    ]
 
 
 def _first(msg: Message, name: str) -> str | None:
@@ -163,7 +167,7 @@ def _part_text(part: Message) -> tuple[str, bool]:
     payload = part.get_payload(decode=True)
     data = payload if isinstance(payload, bytes) else b""
     text, _codec, guessed = decode_text(data, part.get_content_charset())
-    return text.replace("\r\n", "\n").replace("\r", "\n"), guessed
+    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", ""), guessed
 
 
 def _is_attachment(part: Message) -> bool:
@@ -228,11 +232,19 @@ def _from(msg: Message) -> tuple[str | None, str]:
 
 
 def read_message(raw: bytes, *, max_bytes: int | None = None) -> MailText:
-    """Read a received mail; never raises on malformed input.
+    """Read a received mail; never raises, whatever the bytes.
 
     A message larger than ``max_bytes`` has only its headers read; its text is
-    empty and ``problems`` says ``"too large"``.
+    empty and ``problems`` says ``"too large"``. Every text is fit for storage:
+    no NUL characters (PostgreSQL refuses them) and no lone surrogates.
     """
+    try:
+        return _read(raw, max_bytes)
+    except Exception as exc:  # a bug in reading must not keep the message from being stored
+        return _unreadable(len(raw), f"unreadable: {type(exc).__name__}")
+
+
+def _read(raw: bytes, max_bytes: int | None) -> MailText:
     size = len(raw)
     try:
         msg = BytesParser(policy=policy.default).parsebytes(raw)

@@ -29,6 +29,11 @@ from bot.mail.quotes import strip_quotes, strip_signature
         ("", None),
         (None, None),
         ("no-such-thing", None),
+        # What senders write must never make the lookup raise.
+        ("\udcff", None),  # an 8-bit byte in the label, as the parser hands it over
+        ("utf\x00-8", None),
+        ("base64", None),  # codecs, but no text encodings
+        ("rot13", None),
     ],
 )
 def test_normalize_charset(label: str | None, codec: str | None) -> None:
