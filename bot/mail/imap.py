@@ -6,6 +6,15 @@ and only then marks the message processed: moved to ``processed_folder``, or
 flagged ``\\Seen`` when no folder is configured. A crash between the two
 hands the message over once more, never zero times.
 
+A sink that raises leaves its message unmarked and the loop goes on with the
+next one: one message nobody can handle must not hold up the mail behind it.
+Failed messages are tried again after a backoff (new mail still wakes the loop
+at once). While the sink fails for every message (the database is down) they
+wait as long as it takes; a message that failed ``max_attempts`` times while
+other messages went through is given up on: logged as an error and marked
+processed, so it stays on the server (in ``processed_folder``) for a person,
+instead of being fetched again forever.
+
 Defences against the known traps of aioimaplib 2.x: every call goes through
 ``asyncio.wait_for`` and is abandoned as soon as the connection is lost;
 bodies are fetched with ``BODY.PEEK[]`` in small batches (by count and by
@@ -51,6 +60,14 @@ class FetchedMail:
 MailSink = Callable[[FetchedMail], Awaitable[object]]
 
 
+@dataclass
+class _Failure:
+    """A message the sink raised on, still waiting for a successful attempt."""
+
+    handed_before: int  # ``handed_over`` at its first failure
+    attempts: int = 0
+
+
 class ConnectionLost(Exception):
     """The IMAP connection closed under a pending command."""
 
@@ -71,6 +88,7 @@ class ImapInbound:
         backoff_initial: float = 1.0,
         backoff_max: float = 300.0,
         use_idle: bool = True,
+        max_attempts: int = 3,
     ) -> None:
         if not config.host or not config.username or config.password is None:
             raise ValueError("imap.host, imap.username and imap.password are required")
@@ -84,6 +102,8 @@ class ImapInbound:
         self._backoff_initial = backoff_initial
         self._backoff_max = backoff_max
         self._use_idle = use_idle
+        self._max_attempts = max(1, max_attempts)
+        self._failures: dict[tuple[int, int], _Failure] = {}  # by (uidvalidity, uid)
         self._client: imapwire.Client | None = None
         self._lost = asyncio.Event()
         self._uidvalidity = 0
@@ -91,6 +111,7 @@ class ImapInbound:
         # Counters for tests, logs and the benchmark.
         self.connections = 0
         self.handed_over = 0
+        self.given_up = 0
         self.errors = 0
         self.last_error = ""
 
@@ -103,12 +124,17 @@ class ImapInbound:
             while True:
                 try:
                     await self._open()
-                    delay = self._backoff_initial
+                    delay = retry = self._backoff_initial
                     while True:
                         announced = self._imap.exists_seen
                         await self.process_new()
+                        wait = None
+                        if self._failures:  # tried again after a backoff of their own
+                            wait, retry = retry, min(self._backoff_max, retry * 2)
+                        else:
+                            retry = self._backoff_initial
                         if self._imap.exists_seen == announced:
-                            await self._wait_for_news()
+                            await self._wait_for_news(wait)
                         # else: mail arrived while we were busy; look again at once
                 except Exception as exc:
                     self.errors += 1
@@ -209,16 +235,19 @@ class ImapInbound:
     def _idle_ok(self) -> bool:
         return self._use_idle and self._client is not None and self._client.has_capability("IDLE")
 
-    async def _wait_for_news(self) -> None:
+    async def _wait_for_news(self, limit: float | None = None) -> None:
+        """Wait for new mail, at most ``limit`` seconds when given."""
         if self._idle_ok:
-            await self._idle()
+            await self._idle(limit)
         else:
-            await asyncio.sleep(self._config.poll_interval_seconds)
+            poll = self._config.poll_interval_seconds
+            await asyncio.sleep(poll if limit is None else min(poll, limit))
 
-    async def _idle(self) -> None:
-        """IDLE until the server reports a change or it is time to renew."""
+    async def _idle(self, limit: float | None = None) -> None:
+        """IDLE until the server reports a change, it is time to renew, or ``limit``."""
         imap = self._imap
         renew = self._config.idle_renew_seconds
+        renew = renew if limit is None else min(renew, limit)
         idle = await self._call(imap.idle_start(timeout=renew))
         loop = asyncio.get_running_loop()
         deadline = loop.time() + renew
@@ -238,12 +267,18 @@ class ImapInbound:
         await self._call(idle)
 
     async def process_new(self) -> int:
-        """Hand every new message to the sink, then mark it; returns how many."""
+        """Hand every new message to the sink, then mark it; returns how many went through.
+
+        A message the sink raises on stays unmarked (see the module's doc).
+        """
         imap = self._imap
         await self._call(imap.noop())  # Dovecot refreshes its view at the end of a command
         criterion = "UNDELETED" if self._move else "UNSEEN"
         found = await self._ok(imap.uid_search(criterion, charset=None), "UID SEARCH")
         uids = imapwire.parse_search(found.lines)
+        waiting = {(self._uidvalidity, uid) for uid in uids}
+        # Forget failures of messages someone else has moved away meanwhile.
+        self._failures = {k: v for k, v in self._failures.items() if k in waiting}
         handed = 0
         for chunk in imapwire.chunks(uids, 200):
             sizes = await self._sizes(chunk)
@@ -298,11 +333,40 @@ class ImapInbound:
             mail = FetchedMail(
                 uid, self._uidvalidity, fetched[uid], sizes[uid], self._too_large(sizes[uid])
             )
-            await self._sink(mail)
-            self.handed_over += 1
-            handed += 1
+            try:
+                await self._sink(mail)
+            except Exception as exc:
+                if not self._failed(mail, exc):
+                    continue  # unmarked: tried again later
+            else:
+                self._failures.pop((mail.uidvalidity, uid), None)
+                self.handed_over += 1
+                handed += 1
             await self._mark(uid)
         return handed
+
+    def _failed(self, mail: FetchedMail, exc: Exception) -> bool:
+        """Record that the sink raised on ``mail``; True when it is given up on."""
+        self.errors += 1
+        self.last_error = f"{type(exc).__name__}: {exc}"
+        key = (mail.uidvalidity, mail.uid)
+        failure = self._failures.setdefault(key, _Failure(self.handed_over))
+        failure.attempts += 1
+        where = {"uid": mail.uid, "uidvalidity": mail.uidvalidity, "size": mail.size}
+        # Others went through since it first failed: the sink works, this message does not.
+        if failure.attempts < self._max_attempts or self.handed_over == failure.handed_before:
+            _log.warning(
+                "handing over a message failed, trying again later",
+                error=self.last_error, attempt=failure.attempts, **where,
+            )  # fmt: skip
+            return False
+        del self._failures[key]
+        self.given_up += 1
+        _log.error(
+            "giving up on a message: marked processed without being handed over",
+            error=self.last_error, attempts=failure.attempts, exc_info=exc, **where,
+        )  # fmt: skip
+        return True
 
     async def _mark(self, uid: int) -> None:
         """Mark one message processed: \\Seen, then moved when a folder is configured."""

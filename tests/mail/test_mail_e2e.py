@@ -171,6 +171,22 @@ async def test_auto_reply_is_stored_and_not_answered(judge: MailJudge) -> None:
     assert await judge.flush() == []
 
 
+async def test_mail_with_a_malformed_header_is_stored_and_the_next_one_read(
+    judge: MailJudge,
+) -> None:
+    # An 8-bit charset label used to crash the reader before storing: the same
+    # mail was fetched again forever and nothing behind it was read.
+    bad = b"From: <a@b.c>\r\nSubject: =?\xff?Q?x?=\r\nMessage-ID: <bad@b.c>\r\n\r\nhi\r\n"
+    (reply,) = await judge.post(bad)
+    assert reply.status == "refused"  # a stranger: stored, not answered
+    row = _inbound(judge, "<bad@b.c>")
+    assert (row.sender, row.subject, row.text) == ("a@b.c", "x", "hi")
+    assert row.raw.endswith(bad)
+    raw = _mail(judge, f"пароль: {PHRASE}\n{_orders(judge)}", "<after-bad@example.ru>")
+    await _accepted(judge, raw, "<after-bad@example.ru>")
+    assert (judge.inbound.errors, judge.inbound.given_up) == (0, 0)
+
+
 async def test_same_message_delivered_twice(judge: MailJudge) -> None:
     raw = _mail(judge, f"пароль: {PHRASE}\n{_orders(judge)}", "<twice@x>")
     await _accepted(judge, raw, "<twice@x>")

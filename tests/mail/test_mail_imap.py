@@ -7,26 +7,35 @@ import time
 from collections.abc import Awaitable, Callable
 
 import pytest
+from fakes import FakeMailService
 from mail_samples import ORDERS, raw_mail
 from support.mailservers import CuttingProxy, Dovecot, MailUser, free_port
 
+from bot.mail.adapter import MailAdapter
 from bot.mail.imap import FetchedMail, ImapInbound
+from bot.service.api import Inbound, Reply
 
 pytestmark = pytest.mark.mailserver
 
 
 class Sink:
-    """Records what the loop hands over; can fail the first ``fail`` calls."""
+    """Records what the loop hands over; can fail the first ``fail`` calls, and
+    every call for a message containing ``poison``."""
 
-    def __init__(self, fail: int = 0) -> None:
+    def __init__(self, fail: int = 0, poison: bytes | None = None) -> None:
         self.mails: list[FetchedMail] = []
         self.fail = fail
+        self.poison = poison
         self.calls = 0
+        self.poisoned = 0
 
     async def __call__(self, mail: FetchedMail) -> None:
         self.calls += 1
         if self.calls <= self.fail:
             raise RuntimeError("database is down")
+        if self.poison is not None and self.poison in mail.raw:
+            self.poisoned += 1
+            raise ValueError("a bug only this message triggers")
         self.mails.append(mail)
 
 
@@ -163,8 +172,85 @@ async def test_failing_sink_leaves_the_message_for_later(
     assert sink.calls == 2
     assert inbound.errors == 1
     assert "database is down" in inbound.last_error
-    assert inbound.connections == 2
+    assert inbound.connections == 1  # the connection was fine: kept, the message tried again
+    assert inbound.given_up == 0
     assert len(mailbox.files("Processed")) == 1
+
+
+async def test_poison_message_does_not_block_the_next_good_one(
+    dovecot: Dovecot, mailbox: MailUser
+) -> None:
+    dovecot.deliver(mailbox, _mail(1, headers={"X-Test": "POISON"}))
+    dovecot.deliver(mailbox, _mail(2))
+    sink = Sink(poison=b"X-Test: POISON")
+    inbound = ImapInbound(dovecot.imap_config(mailbox), sink, backoff_initial=0.05)
+
+    async def check() -> None:
+        await until(lambda: len(sink.mails) == 1)  # the one behind it went through
+        await until(lambda: inbound.given_up == 1)
+        dovecot.deliver(mailbox, _mail(3))
+        # Moved: copied (Processed) first, then expunged (INBOX).
+        await until(lambda: len(mailbox.files("Processed")) == 3 and not mailbox.files("INBOX"))
+
+    await running(inbound, check)
+    assert [int(m.raw.rsplit(b"#", 1)[1]) for m in sink.mails] == [2, 3]
+    # Tried max_attempts (3) times, then put aside: never fetched again.
+    assert sink.poisoned == 3
+    assert (inbound.errors, inbound.connections) == (3, 1)
+    assert "a bug only this message triggers" in inbound.last_error
+    poison = [f for f in mailbox.files("Processed") if b"POISON" in f.read_bytes()]
+    assert len(poison) == 1  # kept on the server for a person to look at
+
+
+class StoresThenFails(FakeMailService):
+    """Stores the message, then fails once (say, queueing the answer)."""
+
+    failed = False
+
+    async def receive(self, msg: Inbound) -> Reply:
+        reply = await super().receive(msg)
+        if not self.failed:
+            self.failed = True
+            raise RuntimeError("failed after storing")
+        return reply
+
+
+async def test_failure_after_storing_is_marked_processed_on_the_next_try(
+    dovecot: Dovecot, mailbox: MailUser
+) -> None:
+    dovecot.deliver(mailbox, _mail(1))
+    service = StoresThenFails()
+    adapter = MailAdapter(service)
+    inbound = ImapInbound(dovecot.imap_config(mailbox), adapter.handle, backoff_initial=0.05)
+
+    async def check() -> None:
+        await until(lambda: len(mailbox.files("Processed")) == 1)
+
+    await running(inbound, check)
+    assert list(service.stored) == ["<imap-1@example.ru>"]  # stored once; then a duplicate
+    assert (inbound.errors, inbound.handed_over, inbound.given_up) == (1, 1, 0)
+
+
+async def test_sink_failing_for_every_message_gives_up_on_none(
+    dovecot: Dovecot, mailbox: MailUser
+) -> None:
+    for n in (1, 2):
+        dovecot.deliver(mailbox, _mail(n))
+    sink = Sink(fail=1_000_000)
+    config = dovecot.imap_config(mailbox)
+    inbound = ImapInbound(config, sink, backoff_initial=0.01, backoff_max=0.05, max_attempts=2)
+
+    async def check() -> None:
+        await until(lambda: sink.calls >= 12)  # each message failed six times and more
+        assert inbound.given_up == 0
+        assert mailbox.files("Processed") == []
+        sink.fail = 0  # the database is back
+        await until(lambda: len(mailbox.files("Processed")) == 2)
+
+    await running(inbound, check)
+    assert len(sink.mails) == 2
+    assert inbound.given_up == 0
+    assert inbound.connections == 1
 
 
 async def test_connection_dropped_in_the_middle_of_a_fetch(
