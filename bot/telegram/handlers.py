@@ -1,8 +1,11 @@
 """Telegram updates → the game service.
 
-Every text message and every edit of one, in a private chat with the bot or
-in a group, goes to ``service.receive`` as an :class:`Inbound` (commands too:
-the service reads ``/orders``, ``/start CODE``, the game-master commands, ...).
+Every message and every edit of one, in a private chat with the bot or in a
+group, goes to ``service.receive`` as an :class:`Inbound` (commands too: the
+service reads ``/orders``, ``/start CODE``, the game-master commands, ...).
+A photo, document, sticker or voice message is stored like any other: its
+caption is the text (empty without one), ``meta["media"]`` says what it was.
+Only service notices (members joining, pins, new topics) are not messages.
 The service queues its answer in the outbox (and wakes the outbox worker
 through its listeners); ``on_reply`` is an optional hook that sees every
 reply. The game of the reply is remembered, so that later updates of the same
@@ -63,19 +66,22 @@ class UpdateHandlers:
         self.on_reply = on_reply
 
     def install(self, application: Application) -> None:  # type: ignore[type-arg]
-        texts = filters.TEXT & (filters.UpdateType.MESSAGE | filters.UpdateType.EDITED_MESSAGE)
-        application.add_handler(MessageHandler(texts, self.on_text))
+        messages = (
+            filters.UpdateType.MESSAGE | filters.UpdateType.EDITED_MESSAGE
+        ) & ~filters.StatusUpdate.ALL
+        application.add_handler(MessageHandler(messages, self.on_message))
         application.add_handler(
             ChatMemberHandler(self.on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER)
         )
         application.add_error_handler(self.on_error)
 
-    async def on_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    async def on_message(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message = update.effective_message
         user = update.effective_user
-        if message is None or user is None or user.is_bot or message.text is None:
+        if message is None or user is None or user.is_bot:
             return
-        text = command_text(message.text, context.bot.username)
+        written = message.text if message.text is not None else message.caption or ""
+        text = command_text(written, context.bot.username)
         if text is None:  # a command for another bot in a group
             return
         inbound = to_inbound(update, text)

@@ -5,6 +5,7 @@
 the same update twice) and points with ``edit_of`` at the message it edits.
 Commands addressed to this bot as ``/orders@judge_bot`` lose the suffix;
 commands for another bot in a group give ``None`` (not ours to read).
+A message that is no text gets ``meta["media"]``: ``"photo"``, ``"sticker"``, ...
 """
 
 from __future__ import annotations
@@ -17,9 +18,15 @@ from telegram import Message, Update
 
 from bot.service.api import Inbound
 
-__all__ = ["CHANNEL", "command_text", "external_id", "to_inbound"]
+__all__ = ["CHANNEL", "command_text", "external_id", "media_kind", "to_inbound"]
 
 CHANNEL = "telegram"
+# Message fields that make it something other than text (animation before document:
+# a GIF carries both).
+_MEDIA = (
+    "animation", "audio", "contact", "dice", "document", "game", "location", "paid_media",
+    "photo", "poll", "sticker", "story", "venue", "video", "video_note", "voice",
+)  # fmt: skip
 _COMMAND = re.compile(r"^(\s*/[A-Za-z0-9_]+)@([A-Za-z0-9_]+)(?=\s|$)")
 
 
@@ -37,6 +44,13 @@ def external_id(message: Message) -> str:
     return f"{message.chat.id}:{message.message_id}"
 
 
+def media_kind(message: Message) -> str | None:
+    """What a message that is not text carries (``"photo"``, ...); None for text."""
+    if message.text is not None:
+        return None
+    return next((name for name in _MEDIA if getattr(message, name, None)), "other")
+
+
 def _aware(moment: datetime | None) -> datetime:
     if moment is None:
         return datetime.now(UTC)
@@ -46,7 +60,8 @@ def _aware(moment: datetime | None) -> datetime:
 
 
 def to_inbound(update: Update, text: str) -> Inbound:
-    """The service's view of a (possibly edited) text message of ``update``."""
+    """The service's view of a (possibly edited) message of ``update``; ``text`` is
+    its text, or its caption."""
     message = update.effective_message
     user = update.effective_user
     if message is None or user is None:
@@ -61,6 +76,9 @@ def to_inbound(update: Update, text: str) -> Inbound:
     }
     if message.is_topic_message and message.message_thread_id is not None:
         meta["thread_id"] = str(message.message_thread_id)
+    media = media_kind(message)
+    if media is not None:
+        meta["media"] = media
     raw = json.dumps(update.to_dict(), ensure_ascii=False, sort_keys=True, default=str)
     return Inbound(
         channel=CHANNEL,

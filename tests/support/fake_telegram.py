@@ -14,6 +14,7 @@ Usage::
     async with FakeTelegram() as tg:
         alice = tg.user(1001, "Алиса")
         tg.send_text(alice, text="/start")
+        tg.send_media(alice, kind="photo", caption="Иванов: 12")
         tg.fail_next("sendMessage", times=1, retry_after=1)
         sent = await tg.wait_sent(alice, 1)
 """
@@ -260,6 +261,16 @@ class FakeTelegram:
         self, user: FakeUser, chat: FakeChat | None = None, text: str = "", **kw: Any
     ) -> dict[str, Any]:
         return self.world.send_text(user, chat, text, **kw)
+
+    def send_media(
+        self,
+        user: FakeUser,
+        chat: FakeChat | None = None,
+        kind: str = "photo",
+        caption: str | None = None,
+        **kw: Any,
+    ) -> dict[str, Any]:
+        return self.world.send_media(user, chat, kind, caption, **kw)
 
     def edit_text(self, message: dict[str, Any], text: str) -> dict[str, Any]:
         return self.world.edit_text(message, text)

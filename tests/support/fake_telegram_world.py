@@ -7,7 +7,8 @@ bot sent. The JSON produced here follows the shapes of the real Bot API
 python-telegram-bot client parses it as it would parse Telegram's answers.
 
 Test code acts as the people: :meth:`World.send_text` writes a message,
-:meth:`World.edit_text` edits one, :meth:`World.block` blocks the bot,
+:meth:`World.send_media` sends a photo, document, sticker or voice message
+(with a caption), :meth:`World.edit_text` edits one, :meth:`World.block` blocks the bot,
 :meth:`World.migrate` upgrades a group to a supergroup.
 """
 
@@ -24,6 +25,7 @@ from typing import Any
 
 __all__ = [
     "DEFAULT_UPDATE_TYPES",
+    "MEDIA_KINDS",
     "ApiError",
     "FakeChat",
     "FakeUser",
@@ -48,6 +50,22 @@ DEFAULT_UPDATE_TYPES = frozenset(
         "inline_query",
     }
 )
+
+# A person's media message by kind: (file name, MIME type, the object's own fields).
+MEDIA_KINDS: dict[str, tuple[str, str, JSON]] = {
+    "photo": ("photo.jpg", "image/jpeg", {"width": 1280, "height": 960}),
+    "document": (
+        "orders.pdf",
+        "application/pdf",
+        {"file_name": "orders.pdf", "mime_type": "application/pdf"},
+    ),
+    "sticker": (
+        "sticker.webp",
+        "image/webp",
+        {"type": "regular", "width": 512, "height": 512, "is_animated": False, "is_video": False},
+    ),
+    "voice": ("voice.ogg", "audio/ogg", {"duration": 3, "mime_type": "audio/ogg"}),
+}
 
 _COMMAND = re.compile(r"(?<!\S)/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]{3,32})?")
 
@@ -300,6 +318,45 @@ class World:
         thread_id: int | None = None,
     ) -> JSON:
         """``user`` writes ``text`` in ``chat`` (default: his private chat with the bot)."""
+        entities = command_entities(text)
+        extra: JSON = {"text": text}
+        if entities:
+            extra["entities"] = entities
+        return self._write(user, chat, extra, reply_to, thread_id)
+
+    def send_media(
+        self,
+        user: FakeUser,
+        chat: FakeChat | None = None,
+        kind: str = "photo",
+        caption: str | None = None,
+        *,
+        reply_to: int | None = None,
+        thread_id: int | None = None,
+    ) -> JSON:
+        """``user`` sends a ``kind`` (see :data:`MEDIA_KINDS`) message, with a caption."""
+        filename, content_type, fields = MEDIA_KINDS[kind]
+        data = f"{kind} of user {user.id}".encode()
+        file_id, unique_id = self.store_file(UploadedFile(filename, content_type, data))
+        item = {"file_id": file_id, "file_unique_id": unique_id, "file_size": len(data), **fields}
+        extra: JSON = {kind: [item] if kind == "photo" else item}  # a photo comes in sizes
+        if caption is not None:
+            if kind == "sticker":
+                raise ValueError("a sticker has no caption")
+            extra["caption"] = caption
+            entities = command_entities(caption)
+            if entities:
+                extra["caption_entities"] = entities
+        return self._write(user, chat, extra, reply_to, thread_id)
+
+    def _write(
+        self,
+        user: FakeUser,
+        chat: FakeChat | None,
+        extra: JSON,
+        reply_to: int | None,
+        thread_id: int | None,
+    ) -> JSON:
         chat = chat or self.chats[user.id]
         if chat.type == "private":
             # Writing to a bot starts the chat; a blocked bot must be restarted first.
@@ -307,10 +364,6 @@ class World:
             self.blocked.discard(user.id)
         else:
             chat.members.add(user.id)
-        entities = command_entities(text)
-        extra: JSON = {"text": text}
-        if entities:
-            extra["entities"] = entities
         if thread_id is not None:
             extra["message_thread_id"] = thread_id
             extra["is_topic_message"] = True

@@ -216,6 +216,27 @@ async def test_get_updates_offsets_and_long_polling(tg: FakeTelegram, bot: Bot) 
     assert time.monotonic() - started >= 0.25
 
 
+async def test_people_send_photos_documents_stickers_and_voice(tg: FakeTelegram, bot: Bot) -> None:
+    alice = tg.user(1001, "Алиса")
+    tg.send_media(alice, kind="photo", caption="/start КОД")
+    tg.send_media(alice, kind="document", caption="приказы")
+    tg.send_media(alice, kind="sticker")
+    tg.send_media(alice, kind="voice")
+    with pytest.raises(ValueError, match="sticker"):
+        tg.send_media(alice, kind="sticker", caption="no")
+    photo, document, sticker, voice = [u.message for u in await bot.get_updates()]
+    assert photo is not None and document is not None and sticker is not None
+    assert voice is not None
+    assert (photo.text, photo.caption) == (None, "/start КОД")
+    assert photo.caption_entities[0].type == "bot_command"
+    assert document.document is not None and document.document.file_name == "orders.pdf"
+    assert sticker.sticker is not None and sticker.caption is None
+    assert voice.voice is not None and voice.voice.mime_type == "audio/ogg"
+    # The file behind the photo can be downloaded like any other.
+    file = await bot.get_file(photo.photo[-1].file_id)
+    assert bytes(await file.download_as_bytearray()) == b"photo of user 1001"
+
+
 async def test_allowed_updates_and_block_notice(tg: FakeTelegram, bot: Bot) -> None:
     alice = tg.user(1001, "Алиса")
     tg.send_text(alice, text="hi")

@@ -86,3 +86,15 @@ def test_inbound_of_a_topic_message_and_its_edit() -> None:
     changed = to_inbound(edit, "/status")
     assert changed.edit_of == inbound.external_id
     assert changed.external_id == f"{inbound.external_id}:edit:{edit.update_id}"
+
+
+def test_inbound_of_media_messages_says_what_they_carry() -> None:
+    world = World("1:t")
+    alice = world.user(1001, "Алиса", "alice")
+    world.send_text(alice, text="Иванов: 12")
+    for kind in ("photo", "document", "sticker", "voice"):
+        world.send_media(alice, kind=kind)
+    text, *media = (Update.de_json(u, None) for u in world.updates)
+    assert "media" not in to_inbound(text, "Иванов: 12").meta
+    kinds = [to_inbound(update, "").meta["media"] for update in media]
+    assert kinds == ["photo", "document", "sticker", "voice"]
