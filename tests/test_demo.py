@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import io
 import sys
-import time
 from dataclasses import replace
 from email.message import EmailMessage
 from pathlib import Path
@@ -255,13 +254,13 @@ async def test_a_person_plays_by_mail(tmp_path: Path) -> None:
         await send(f"{tag} всё", "пароль: зелёный дракон\n/ready")
 
     folder = DemoFolder(tmp_path / "mail")
-    options = DemoOptions(folder, rounds=1, mail=MailOptions(port=0, wait=60))
-    began = time.monotonic()
-    result, _ = await asyncio.gather(
-        run_demo(options, on_mail_ready=on_ready, on_mail=got.append), person()
+    # The round waits for mail for an hour unless everybody says /ready: it must end
+    # on the person's /ready (the bound of wait_for only keeps a failure from hanging).
+    options = DemoOptions(folder, rounds=1, mail=MailOptions(port=0, wait=3600))
+    result, _ = await asyncio.wait_for(
+        asyncio.gather(run_demo(options, on_mail_ready=on_ready, on_mail=got.append), person()),
+        timeout=300,
     )
-    # everybody said /ready: the round was played without waiting out the minute
-    assert time.monotonic() - began < 30
     assert result.all_verified and result.rounds == 1
     assert [(m.sender, m.status) for m in got] == [("me@example.org", "ok")] * 3
     mailed = rows(folder.root, InboundMessage, InboundMessage.channel == "email")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import io
 import json
-import time
 
 import pytest
 from aiohttp import ClientSession, web
@@ -20,6 +19,7 @@ from telegram import (
     InlineKeyboardMarkup,
     InputMediaPhoto,
     ReplyParameters,
+    Update,
 )
 from telegram.error import BadRequest, ChatMigrated, Conflict, Forbidden, InvalidToken, RetryAfter
 
@@ -200,20 +200,23 @@ async def test_get_updates_offsets_and_long_polling(tg: FakeTelegram, bot: Bot) 
     assert [u.update_id for u in await bot.get_updates()] == [update.update_id]
     assert await bot.get_updates(offset=update.update_id + 1) == ()
 
-    async def later() -> None:
-        await asyncio.sleep(0.2)
-        tg.edit_text(first, "/start ДРУГОЙ")
+    # Long polling: the call is held open while nothing is new, and answers with
+    # the update that arrives meanwhile. (wait_for bounds only guard against a hang.)
+    async def long_poll(offset: int, timeout: int) -> asyncio.Task[tuple[Update, ...]]:
+        calls = len(tg.calls_of("getUpdates"))
+        task = asyncio.create_task(bot.get_updates(offset=offset, timeout=timeout))
+        await tg.wait_for(lambda: len(tg.calls_of("getUpdates")) > calls)  # the server has it
+        assert not task.done()  # held open: nothing to answer yet
+        return task
 
-    task = asyncio.create_task(later())
-    started = time.monotonic()
-    updates = await bot.get_updates(offset=update.update_id + 1, timeout=5)
-    await task
-    assert 0.15 < time.monotonic() - started < 3
+    polling = await long_poll(update.update_id + 1, timeout=60)
+    tg.edit_text(first, "/start ДРУГОЙ")
+    updates = await asyncio.wait_for(polling, timeout=30)
     assert updates[0].edited_message is not None
     assert updates[0].edited_message.text == "/start ДРУГОЙ"
-    started = time.monotonic()
-    assert await bot.get_updates(offset=updates[0].update_id + 1, timeout=0.3) == ()
-    assert time.monotonic() - started >= 0.25
+    # Nothing arrives: the call answers, empty, once its timeout is over.
+    polling = await long_poll(updates[0].update_id + 1, timeout=1)
+    assert await asyncio.wait_for(polling, timeout=30) == ()
 
 
 async def test_people_send_photos_documents_stickers_and_voice(tg: FakeTelegram, bot: Bot) -> None:
