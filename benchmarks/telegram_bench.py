@@ -40,6 +40,7 @@ from telegram import Update
 from telegram.ext import ApplicationBuilder, ContextTypes, MessageHandler, filters
 
 from bot.config import TelegramConfig
+from bot.logging import configure_logging
 from bot.service import (
     GameService,
     Inbound,
@@ -284,6 +285,7 @@ def _summary(name: str, values: list[float]) -> dict[str, float]:
 
 
 async def main(args: argparse.Namespace) -> None:
+    configure_logging(args.log_level)  # as `dragonball serve` does (default INFO)
     echo = await bench_echo(args.players, args.messages, args.rate)
     ours, stages = await bench_judge(args.players, args.messages, args.rate, args.db, args.folder)
     print(
@@ -308,6 +310,7 @@ def _parse() -> argparse.Namespace:
     parser.add_argument("--rate", type=float, default=20.0, help="messages a second, all players")
     parser.add_argument("--db", choices=("sqlite", "postgresql"), default="sqlite")
     parser.add_argument("--folder", type=Path, default=None, help="where the SQLite file goes")
+    parser.add_argument("--log-level", default="INFO", help="as logging.level of the judge")
     return parser.parse_args()
 
 

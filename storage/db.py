@@ -6,6 +6,9 @@ here: SQLite opens every transaction with ``BEGIN IMMEDIATE`` (one writer at
 a time, so a transaction that reads a game and then writes it cannot race
 another), and PostgreSQL gets row locks (``SELECT … FOR UPDATE``) from
 :func:`storage.repo.lock_game`.
+
+SQLite files run in WAL mode with ``synchronous=NORMAL``: a commit survives a
+crash of the process, not a power loss or an OS crash (docs/service.md).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import sessionmaker
 from sqlmodel import Session
@@ -87,6 +90,13 @@ class Database:
         """A session in one transaction: committed on success, rolled back on error."""
         with self._sessions() as session, session.begin():
             yield session
+
+    @contextmanager
+    def connection(self) -> Iterator[Connection]:
+        """A bare connection in one transaction, for hot paths that need no ORM
+        (storing an inbound message): committed on success, rolled back on error."""
+        with self.engine.begin() as conn:
+            yield conn
 
     def dispose(self) -> None:
         self.engine.dispose()

@@ -9,9 +9,12 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
-from sqlalchemy import func, insert, update
+from sqlalchemy import Connection, bindparam, func, insert, inspect, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.orm.util import identity_key
 from sqlmodel import Session, col, select
 
 from .models import (
@@ -37,6 +40,7 @@ __all__ = [
     "actions_since",
     "add_attachments",
     "add_events",
+    "add_order",
     "add_snapshot",
     "claim_outbox",
     "copy_pictures",
@@ -44,10 +48,13 @@ __all__ = [
     "due_rounds",
     "enqueue",
     "events_of_round",
+    "finish_inbound",
     "game_masters",
+    "game_of_team_chat",
     "games_of_member",
     "get_game",
     "inbound_by_external",
+    "insert_inbound",
     "invitation_by_code",
     "last_attempt",
     "lock_game",
@@ -71,15 +78,89 @@ __all__ = [
 ]
 
 
+T = TypeVar("T")
+
+# Statements of the hot path (every inbound message), built once: building and
+# keying a statement costs about as much as running it on SQLite.
+_MEMBER_BY_TELEGRAM = select(Member).where(Member.telegram_user_id == bindparam("user_id"))
+_MEMBER_BY_EMAIL = select(Member).where(Member.email == bindparam("address"))
+_MEMBERSHIP = select(Membership).where(
+    Membership.member_id == bindparam("member_id"), Membership.game_id == bindparam("game_id")
+)
+_GAME_OF_TEAM_CHAT = (
+    select(Game)
+    .join(Team, col(Team.game_id) == Game.id)
+    .where(Team.chat == bindparam("chat"))
+    .order_by(col(Team.id).desc())
+    .limit(1)
+)
+_CURRENT_ORDERS = (
+    select(OrderRow)
+    .where(
+        OrderRow.game_id == bindparam("game_id"),
+        OrderRow.round_number == bindparam("round_number"),
+        col(OrderRow.current).is_(True),
+    )
+    .order_by(col(OrderRow.id))
+)
+_CURRENT_ORDERS_OF_SIDE = _CURRENT_ORDERS.where(OrderRow.side == bindparam("side"))
+_SUPERSEDE = (
+    update(OrderRow)
+    .where(col(OrderRow.id).in_(bindparam("ids", expanding=True)))
+    .values(current=False, superseded_at=bindparam("now"))
+    .execution_options(synchronize_session=False)
+)
+_FINISH_INBOUND = (
+    update(InboundMessage)
+    .where(col(InboundMessage.id) == bindparam("inbound_id"))
+    .values(
+        status=bindparam("status"), game_id=bindparam("game_id"), member_id=bindparam("member_id")
+    )
+    .execution_options(synchronize_session=False)
+)
+_SNAPSHOT = select(Snapshot.state).where(
+    Snapshot.round_id == bindparam("round_id"), Snapshot.tick == bindparam("tick")
+)
+_INSERT_INBOUND: dict[str, Any] = {}  # by dialect
+_GAME = select(Game).where(Game.id == bindparam("id"))
+_ROUND = select(Round).where(Round.id == bindparam("id"))
+_OUTBOX = metadata.tables[OutboxRow.__tablename__]
+_INSERT_OUTBOX = (
+    insert(_OUTBOX)
+    .values({c.name: bindparam(c.name) for c in _OUTBOX.columns if c.name != "id"})
+    .returning(_OUTBOX.c.id)
+)
+_ORDERS = metadata.tables[OrderRow.__tablename__]
+_INSERT_ORDER = (
+    insert(_ORDERS)
+    .values({c.name: bindparam(c.name) for c in _ORDERS.columns if c.name != "id"})
+    .returning(_ORDERS.c.id)
+)
+
+
 # ---------------------------------------------------------------- games and people
+def _by_id(s: Session, model: type[T], stmt: Any, row_id: int) -> T | None:
+    """``s.get`` for the hot path: the session's copy if it has one, else one
+    prepared query (``Session.get`` builds its query anew every time)."""
+    held = s.identity_map.get(identity_key(model, row_id))
+    if held is not None and not inspect(held).expired:
+        return held
+    found: T | None = s.exec(stmt, params={"id": row_id}).first()
+    return found
+
+
 def get_game(s: Session, game_id: int) -> Game | None:
-    return s.get(Game, game_id)
+    return _by_id(s, Game, _GAME, game_id)
 
 
 def lock_game(s: Session, game_id: int) -> Game | None:
     """The game row, locked until the transaction ends (PostgreSQL ``FOR UPDATE``;
     SQLite transactions are already exclusive).  Every write to a game's play
     takes this lock first, so resolution and new orders cannot interleave."""
+    if s.get_bind().dialect.name == "sqlite":
+        # BEGIN IMMEDIATE made this transaction the only writer from its first
+        # statement: a copy read earlier in it is current, no second query needed.
+        return get_game(s, game_id)
     # populate_existing: the session may hold a copy read before the lock.
     stmt = (
         select(Game)
@@ -99,6 +180,11 @@ def team_by_chat(s: Session, chat: str) -> Team | None:
     return s.exec(stmt).first()
 
 
+def game_of_team_chat(s: Session, chat: str) -> Game | None:
+    """The game of the newest team linked to ``chat`` (one query)."""
+    return s.exec(_GAME_OF_TEAM_CHAT, params={"chat": chat}).first()
+
+
 def players(s: Session, game_id: int, side: str | None = None) -> list[Player]:
     stmt = select(Player).where(Player.game_id == game_id)
     if side is not None:
@@ -107,18 +193,16 @@ def players(s: Session, game_id: int, side: str | None = None) -> list[Player]:
 
 
 def member_by_telegram(s: Session, user_id: int) -> Member | None:
-    return s.exec(select(Member).where(Member.telegram_user_id == user_id)).first()
+    return s.exec(_MEMBER_BY_TELEGRAM, params={"user_id": user_id}).first()
 
 
 def member_by_email(s: Session, address: str) -> Member | None:
-    return s.exec(select(Member).where(Member.email == address.strip().lower())).first()
+    return s.exec(_MEMBER_BY_EMAIL, params={"address": address.strip().lower()}).first()
 
 
 def membership(s: Session, member_id: int, game_id: int) -> Membership | None:
-    stmt = select(Membership).where(
-        Membership.member_id == member_id, Membership.game_id == game_id
-    )
-    return s.exec(stmt).first()
+    params = {"member_id": member_id, "game_id": game_id}
+    return s.exec(_MEMBERSHIP, params=params).first()
 
 
 def memberships(s: Session, game_id: int) -> list[tuple[Membership, Member]]:
@@ -149,6 +233,37 @@ def invitation_by_code(s: Session, code: str) -> Invitation | None:
     return s.exec(select(Invitation).where(Invitation.code == code)).first()
 
 
+def insert_inbound(conn: Connection, values: dict[str, Any]) -> int | None:
+    """Store a received message in one statement; None if (channel, external id)
+    is already there — a redelivery, or a twin delivery racing this one."""
+    dialect = conn.dialect.name
+    stmt = _INSERT_INBOUND.get(dialect)
+    if stmt is None:
+        table = metadata.tables[InboundMessage.__tablename__]
+        ins = postgresql.insert(table) if dialect == "postgresql" else sqlite.insert(table)
+        stmt = _INSERT_INBOUND[dialect] = (
+            ins.values({**{c: bindparam(c) for c in _INBOUND_FIELDS}, "status": "received"})
+            .on_conflict_do_nothing(index_elements=["channel", "external_id"])
+            .returning(table.c.id)
+        )
+    found: int | None = conn.execute(stmt, {c: values.get(c) for c in _INBOUND_FIELDS}).scalar()
+    return found
+
+
+_INBOUND_FIELDS = (
+    "channel", "external_id", "sender", "chat", "subject", "text", "raw", "received_at",
+    "edit_of", "authenticated",
+)  # fmt: skip
+
+
+def finish_inbound(
+    s: Session, inbound_id: int, *, status: str, game_id: int | None, member_id: int | None
+) -> None:
+    """Record what became of a stored message (no need to load it first)."""
+    params = {"inbound_id": inbound_id, "status": status, "game_id": game_id}
+    s.execute(_FINISH_INBOUND, {**params, "member_id": member_id})
+
+
 def inbound_by_external(s: Session, channel: str, external_id: str) -> InboundMessage | None:
     stmt = select(InboundMessage).where(
         InboundMessage.channel == channel, InboundMessage.external_id == external_id
@@ -174,7 +289,7 @@ def log_action(
 
 # ---------------------------------------------------------------- rounds and play
 def round_by_id(s: Session, round_id: int | None) -> Round | None:
-    return None if round_id is None else s.get(Round, round_id)
+    return None if round_id is None else _by_id(s, Round, _ROUND, round_id)
 
 
 def resolved_round(s: Session, game_id: int, number: int) -> Round | None:
@@ -240,9 +355,8 @@ def next_deadline(s: Session) -> datetime | None:
 
 
 def snapshot(s: Session, round_id: int, tick: int) -> dict[str, Any] | None:
-    stmt = select(Snapshot).where(Snapshot.round_id == round_id, Snapshot.tick == tick)
-    row = s.exec(stmt).first()
-    return None if row is None else row.state
+    state = s.exec(_SNAPSHOT, params={"round_id": round_id, "tick": tick}).first()
+    return None if state is None else dict(state)
 
 
 def add_snapshot(s: Session, game_id: int, round_id: int, tick: int, state: dict[str, Any]) -> None:
@@ -276,27 +390,31 @@ def events_of_round(s: Session, round_id: int) -> list[dict[str, Any]]:
 def current_orders(
     s: Session, game_id: int, round_number: int, side: str | None = None
 ) -> list[OrderRow]:
-    stmt = select(OrderRow).where(
-        OrderRow.game_id == game_id,
-        OrderRow.round_number == round_number,
-        col(OrderRow.current).is_(True),
-    )
-    if side is not None:
-        stmt = stmt.where(OrderRow.side == side)
-    return list(s.exec(stmt.order_by(col(OrderRow.id))))
+    params: dict[str, Any] = {"game_id": game_id, "round_number": round_number}
+    if side is None:
+        return list(s.exec(_CURRENT_ORDERS, params=params))
+    return list(s.exec(_CURRENT_ORDERS_OF_SIDE, params={**params, "side": side}))
+
+
+def add_order(s: Session, row: OrderRow) -> int:
+    """File an order row in one prepared INSERT (every order message passes
+    here); ``row`` gets its id but is not added to the session."""
+    values = {c.name: getattr(row, c.name) for c in _ORDERS.columns if c.name != "id"}
+    order_id: int = s.connection().execute(_INSERT_ORDER, values).scalar_one()
+    row.id = order_id
+    return order_id
 
 
 def supersede(s: Session, rows: Iterable[OrderRow], now: datetime) -> int:
     """Mark orders as no longer current (they stay on record)."""
-    ids = [r.id for r in rows if r.current]
-    if ids:
-        s.execute(
-            update(OrderRow)
-            .where(col(OrderRow.id).in_(ids))
-            .values(current=False, superseded_at=now)
-            .execution_options(synchronize_session="fetch")
-        )
-    return len(ids)
+    doomed = [r for r in rows if r.current and r.id is not None]
+    if doomed:
+        s.execute(_SUPERSEDE, {"ids": [r.id for r in doomed], "now": now})
+        # The rows in hand now say what the database says, without a re-read.
+        for row in doomed:
+            set_committed_value(row, "current", False)
+            set_committed_value(row, "superseded_at", now)
+    return len(doomed)
 
 
 # ---------------------------------------------------------------- outbox
@@ -313,12 +431,15 @@ def _blob_id(s: Session, data: bytes) -> int:
 
 
 def enqueue(s: Session, row: OutboxRow, attachments: Sequence[tuple[str, str, bytes]] = ()) -> int:
-    """Queue a message with its (filename, content type, bytes) attachments."""
-    s.add(row)
-    s.flush()
-    assert row.id is not None
-    add_attachments(s, row.id, attachments)
-    return row.id
+    """Queue a message with its (filename, content type, bytes) attachments.
+
+    One prepared INSERT, not the ORM's unit of work (every answer passes here):
+    ``row`` gets its id but is not added to the session."""
+    values = {c.name: getattr(row, c.name) for c in _OUTBOX.columns if c.name != "id"}
+    outbox_id: int = s.connection().execute(_INSERT_OUTBOX, values).scalar_one()
+    row.id = outbox_id
+    add_attachments(s, outbox_id, attachments)
+    return outbox_id
 
 
 def add_attachments(

@@ -24,7 +24,15 @@ from .deadlines import next_deadline
 from .gm import Outcome
 from .i18n import t
 
-__all__ = ["COMMANDS", "GM_COMMANDS", "Command", "parse_command", "parse_duration", "run"]
+__all__ = [
+    "COMMANDS",
+    "GM_COMMANDS",
+    "Command",
+    "group_chat",
+    "parse_command",
+    "parse_duration",
+    "run",
+]
 
 
 @dataclass(frozen=True)
@@ -53,6 +61,14 @@ def parse_command(text: str) -> Command | None:
     return Command(ALIASES.get(name, name), tuple(rest.split()), rest)
 
 
+def group_chat(msg: Inbound) -> str | None:
+    """The group a Telegram message was written in; None for a private chat
+    (its id is the sender's) or a letter.  Only a group can be a team chat."""
+    if msg.channel == "telegram" and msg.chat is not None and msg.chat != msg.sender:
+        return msg.chat
+    return None
+
+
 @dataclass
 class Request:
     """One command being carried out."""
@@ -70,7 +86,11 @@ class Request:
         if explicit is not None and parse_game_code(explicit) is not None:
             args = args[1:]
         game = members.choose_game(
-            self.tx, self.actor, explicit=explicit, hint=self.msg.game_hint, chat=self.msg.chat
+            self.tx,
+            self.actor,
+            explicit=explicit,
+            hint=self.msg.game_hint,
+            chat=group_chat(self.msg),
         )
         assert game.id is not None
         return game.id, args

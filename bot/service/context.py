@@ -8,8 +8,11 @@ from datetime import datetime
 
 from sqlmodel import Session
 
+from engine.state import MatchState
 from storage.models import Game, Member
 
+from .api import OutboxItem
+from .positions import PositionCache
 from .reports import Reporter
 from .settings import ServiceSettings
 
@@ -41,6 +44,14 @@ class Tx:
     # commit of a resolution; tests use it to kill the process at that point.
     after_engine: Callable[[int, int], None] | None = None
     queued: list[int] = field(default_factory=list)  # outbox ids written in this transaction
+    # Positions already parsed (shared by the service's transactions), and the ones
+    # this transaction read, added to the cache once it has committed.
+    positions: PositionCache | None = None
+    read_positions: dict[tuple[int, int], MatchState] = field(default_factory=dict)
+    # Channels whose answers may be delivered at once by a courier (the outbox
+    # worker): replies to them are queued already claimed and collected here.
+    express: frozenset[str] = frozenset()
+    claimed: list[OutboxItem] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

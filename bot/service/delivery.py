@@ -16,7 +16,7 @@ from storage import repo
 from storage.models import Game, OutboxRow, Team
 
 from . import notify, rounds, unreachable
-from .api import Attachment, DeliveryResult, OutboxItem
+from .api import DeliveryResult, OutboxItem
 from .context import Tx
 from .i18n import t
 
@@ -36,7 +36,7 @@ def claim(tx: Tx, channel: str, limit: int) -> list[OutboxItem]:
         for row in todo:
             _draw(tx, row)
         files = repo.outbox_attachments(tx.s, ids)
-    return [_item(r, files.get(r.id or 0, [])) for r in rows]
+    return [notify.outbox_item(r, files.get(r.id or 0, [])) for r in rows]
 
 
 def _draw(tx: Tx, row: OutboxRow) -> None:
@@ -86,24 +86,6 @@ def mark_failed(tx: Tx, outbox_id: int, result: DeliveryResult) -> str:
         row.next_try_at = tx.now + timedelta(seconds=delay)
     tx.s.add(row)
     return row.state
-
-
-def _item(row: OutboxRow, files: list[tuple[str, str, bytes]]) -> OutboxItem:
-    assert row.id is not None
-    return OutboxItem(
-        id=row.id,
-        channel=row.channel,
-        destination=row.destination,
-        kind=row.kind,
-        text=row.text,
-        subject=row.subject,
-        html=row.html,
-        attachments=tuple(Attachment(f, c, d) for f, c, d in files),
-        reply_ref=row.reply_ref,
-        thread_id=row.thread_id,
-        buttons=tuple((str(b[0]), str(b[1])) for b in row.buttons),
-        attempts=row.attempts,
-    )
 
 
 def _moved(tx: Tx, row: OutboxRow, new: str) -> None:

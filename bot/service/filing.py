@@ -40,21 +40,30 @@ def store_order(
     author: str,
     message_id: int | None = None,
     member_id: int | None = None,
+    on_file: list[OrderRow] | None = None,
 ) -> OrderRow:
     """File one order for the round of ``state``, superseding the one it replaces.
 
     The row keeps the engine's JSON of the order and its canonical text (what
-    the order language prints and reads back to the same order)."""
+    the order language prints and reads back to the same order).  ``on_file``:
+    the current orders of the round already loaded in this transaction (at least
+    those of the order's side), to spare a query."""
     assert game.id is not None
     doc = bundle([order]).to_json()
     unit, key = next((u, k) for u, k in UNIT_KEYS.items() if doc[k])
     data = doc[key][0]
     piece = int(data.get("number", data.get("out", 0)))
     tick = int(data.get("tick", 0))
+    if on_file is None:
+        on_file = repo.current_orders(tx.s, game.id, state.round, order.side)
     same = [
         r
-        for r in repo.current_orders(tx.s, game.id, state.round, order.side)
-        if r.unit == unit and r.number == piece and r.tick == tick
+        for r in on_file
+        if r.current
+        and r.side == order.side
+        and r.unit == unit
+        and r.number == piece
+        and r.tick == tick
     ]
     repo.supersede(tx.s, same, tx.now)
     row = OrderRow(
@@ -71,5 +80,5 @@ def store_order(
         author=author,
         created_at=tx.now,
     )
-    tx.s.add(row)
+    repo.add_order(tx.s, row)
     return row

@@ -7,11 +7,10 @@ is recognised there and changes nothing.
 
 from __future__ import annotations
 
-from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session
+from sqlalchemy import Connection
 
 from storage import repo
-from storage.models import Game, InboundMessage, Member
+from storage.models import Member
 
 from . import commands, members, notify, ordering
 from .api import Inbound
@@ -23,29 +22,24 @@ from .notify import Destination
 __all__ = ["identify", "process", "reply_destination", "store"]
 
 
-def store(s: Session, msg: Inbound) -> int | None:
-    """Insert the raw message; None when it was already received."""
-    if repo.inbound_by_external(s, msg.channel, msg.external_id) is not None:
-        return None
-    row = InboundMessage(
-        channel=msg.channel,
-        external_id=msg.external_id,
-        sender=msg.sender,
-        chat=msg.chat,
-        subject=msg.subject,
-        text=msg.text,
-        raw=msg.raw,
-        received_at=msg.received_at,
-        edit_of=msg.edit_of,
-        authenticated=msg.authenticated,
+def store(conn: Connection, msg: Inbound) -> int | None:
+    """Insert the raw message; None when it was already received (the unique
+    key on channel and external id decides, also between two racing deliveries)."""
+    return repo.insert_inbound(
+        conn,
+        {
+            "channel": msg.channel,
+            "external_id": msg.external_id,
+            "sender": msg.sender,
+            "chat": msg.chat,
+            "subject": msg.subject,
+            "text": msg.text,
+            "raw": msg.raw,
+            "received_at": msg.received_at,
+            "edit_of": msg.edit_of,
+            "authenticated": msg.authenticated,
+        },
     )
-    try:
-        with s.begin_nested():  # two deliveries racing: the unique key decides
-            s.add(row)
-            s.flush()
-    except IntegrityError:
-        return None
-    return row.id
 
 
 def identify(tx: Tx, msg: Inbound) -> Actor:
@@ -139,7 +133,9 @@ def _dispatch(
         return commands.run(tx, actor, msg, cmd, inbound_id)
     if not msg.text.strip():
         return Outcome("raw", {"text": ""}, status="ignored")
-    game = members.choose_game(tx, actor, explicit=None, hint=msg.game_hint, chat=msg.chat)
+    game = members.choose_game(
+        tx, actor, explicit=None, hint=msg.game_hint, chat=commands.group_chat(msg)
+    )
     assert game.id is not None
     replaces = None
     if msg.edit_of is not None:
@@ -155,7 +151,7 @@ def _dispatch(
 
 
 def _in_group(msg: Inbound) -> bool:
-    return msg.channel == "telegram" and msg.chat is not None and msg.chat != msg.sender
+    return commands.group_chat(msg) is not None
 
 
 def answer(tx: Tx, msg: Inbound, actor: Actor, outcome: Outcome) -> tuple[str, list[int]]:
@@ -165,8 +161,10 @@ def answer(tx: Tx, msg: Inbound, actor: Actor, outcome: Outcome) -> tuple[str, l
     ids: list[int] = []
     if dest is not None and text and outcome.status != "ignored":
         subject = f"Re: {msg.subject}" if msg.subject else None
-        game = tx.s.get(Game, outcome.game_id) if outcome.game_id is not None else None
         ids.append(
-            notify.queue(tx, dest, "ack", text, game=game, subject=subject, reply_ref=msg.reply_ref)
-        )
+            notify.queue(
+                tx, dest, "ack", text, game=outcome.game_id, subject=subject, reply_ref=msg.reply_ref,
+                claim=dest.channel in tx.express,
+            )
+        )  # fmt: skip
     return text, ids

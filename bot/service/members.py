@@ -138,11 +138,9 @@ def choose_game(
                 raise ServiceError("unknown_game", game=game_code(game_id))
             return game
     if chat:
-        team = repo.team_by_chat(tx.s, chat)
-        if team is not None:
-            game = repo.get_game(tx.s, team.game_id)
-            if game is not None:
-                return game
+        game = repo.game_of_team_chat(tx.s, chat)
+        if game is not None:
+            return game
     member = actor.member
     if member is not None and member.id is not None:
         if member.current_game_id is not None:

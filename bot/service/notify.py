@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from storage import repo
 from storage.models import Game, Member, Membership, OutboxRow, Team
 
+from .api import Attachment, OutboxItem
 from .context import Tx, game_code
 from .i18n import t
 
@@ -26,6 +27,7 @@ __all__ = [
     "gm_destinations",
     "member_destination",
     "message",
+    "outbox_item",
     "public_destinations",
     "queue",
     "queue_all",
@@ -51,7 +53,7 @@ def message(
     kind: str,
     text: str,
     *,
-    game: Game | None = None,
+    game: Game | int | None = None,
     subject: str | None = None,
     html: str | None = None,
     reply_ref: str | None = None,
@@ -59,12 +61,13 @@ def message(
     pictures: str | None = None,
 ) -> OutboxRow:
     """An outbox row for ``dest`` (not yet written): e-mail gets the subject,
-    tagged with the game, and the HTML part; Telegram the forum topic."""
+    tagged with the game (given as a row or its id), and the HTML part;
+    Telegram the forum topic."""
     if dest.channel == "email" and subject is not None and game is not None:
         tag = f"[{game_code(game)}]"  # replies keep the tag, so answers find their game
         subject = subject if tag in subject else f"{tag} {subject}"
     return OutboxRow(
-        game_id=game.id if game else None,
+        game_id=game.id if isinstance(game, Game) else game,
         channel=dest.channel,
         destination=dest.address,
         kind=kind,
@@ -86,22 +89,51 @@ def queue(
     kind: str,
     text: str,
     *,
-    game: Game | None = None,
+    game: Game | int | None = None,
     subject: str | None = None,
     html: str | None = None,
     attachments: Sequence[tuple[str, str, bytes]] = (),
     reply_ref: str | None = None,
     buttons: Sequence[tuple[str, str]] = (),
     pictures: str | None = None,
+    claim: bool = False,
 ) -> int:
-    """Queue one message; returns its outbox id."""
+    """Queue one message; returns its outbox id.
+
+    ``claim``: the message is written already claimed for delivery (one attempt,
+    hidden for the lease, as the outbox worker's claim does) and collected in
+    ``tx.claimed``, for a courier to deliver as soon as the transaction commits.
+    If nobody does, the lease runs out and the worker delivers it."""
     row = message(
         tx, dest, kind, text, game=game, subject=subject, html=html, reply_ref=reply_ref,
         buttons=buttons, pictures=pictures,
     )  # fmt: skip
+    if claim:
+        row.attempts, row.next_try_at = 1, tx.now + tx.settings.outbox_lease
     outbox_id = repo.enqueue(tx.s, row, attachments)
     tx.queued.append(outbox_id)
+    if claim:
+        tx.claimed.append(outbox_item(row, list(attachments)))
     return outbox_id
+
+
+def outbox_item(row: OutboxRow, files: Sequence[tuple[str, str, bytes]]) -> OutboxItem:
+    """What a channel is handed for a stored outbox row and its attachments."""
+    assert row.id is not None
+    return OutboxItem(
+        id=row.id,
+        channel=row.channel,
+        destination=row.destination,
+        kind=row.kind,
+        text=row.text,
+        subject=row.subject,
+        html=row.html,
+        attachments=tuple(Attachment(f, c, d) for f, c, d in files),
+        reply_ref=row.reply_ref,
+        thread_id=row.thread_id,
+        buttons=tuple((str(b[0]), str(b[1])) for b in row.buttons),
+        attempts=row.attempts,
+    )
 
 
 def queue_all(tx: Tx, rows: Sequence[OutboxRow]) -> list[int]:

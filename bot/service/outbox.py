@@ -8,6 +8,11 @@ channels that can deduplicate use ``OutboxItem.idempotency_key``.  Failures
 are retried with exponential backoff (or the channel's ``retry_after``);
 after ``outbox_max_attempts`` or a permanent failure the item is given up and
 the game masters are told.
+
+While it runs, the worker is the service's courier for its channels: the
+answer to an inbound message is queued already claimed and handed to
+:meth:`OutboxWorker.hand_over` as soon as its transaction commits, so it goes
+out at once (paced by the channel) instead of at the next pass of the loop.
 """
 
 from __future__ import annotations
@@ -42,10 +47,26 @@ class OutboxWorker:
         self.batch = batch
         self.idle_sleep = idle_sleep
         self._wake = asyncio.Event()
+        self._express: set[asyncio.Task[None]] = set()
 
     def wake(self) -> None:
         """Something was queued: stop idling (hook it to ``GameService.listeners``)."""
         self._wake.set()
+
+    def hand_over(self, item: OutboxItem) -> None:
+        """Deliver an item the service has already claimed, at once, beside the loop."""
+        channel = self.channels.get(item.channel)
+        if channel is None:  # not ours: its lease runs out and it is delivered then
+            return
+        task = asyncio.create_task(self._deliver_express(channel, item))
+        self._express.add(task)
+        task.add_done_callback(self._express.discard)
+
+    async def _deliver_express(self, channel: Channel, item: OutboxItem) -> None:
+        try:
+            await self.deliver_one(channel, item)
+        except Exception:  # marking failed: the lease runs out and the loop retries
+            log.exception("express delivery failed", channel=channel.name, outbox_id=item.id)
 
     async def deliver_one(self, channel: Channel, item: OutboxItem) -> DeliveryResult:
         try:
@@ -97,4 +118,22 @@ class OutboxWorker:
             log.warning("no channel configured: the outbox is not delivered")
             await stop.wait()
             return
-        await asyncio.gather(*(self.run_channel(name, stop) for name in self.channels))
+        couriers = self.service.couriers
+        for name in self.channels:
+            couriers[name] = self.hand_over
+        try:
+            await asyncio.gather(*(self.run_channel(name, stop) for name in self.channels))
+        finally:
+            for name in self.channels:
+                if couriers.get(name) == self.hand_over:
+                    del couriers[name]
+            await self._finish_express()
+
+    async def _finish_express(self, grace: float = 2.0) -> None:
+        """Let answers in flight arrive; cut the rest short (their lease brings them back)."""
+        pending = set(self._express)
+        if pending:
+            _, late = await asyncio.wait(pending, timeout=grace)
+            for task in late:
+                task.cancel()
+            await asyncio.gather(*late, return_exceptions=True)

@@ -70,11 +70,18 @@ def current_round(tx: Tx, game: Game) -> Round | None:
 
 
 def load_state(tx: Tx, rnd: Round, tick: int = 0) -> MatchState:
+    """The stored position of ``rnd`` after ``tick`` ticks (0: before the round)."""
     assert rnd.id is not None
+    key = (rnd.id, tick)
+    cached = tx.positions.get(key) if tx.positions is not None else None
+    if cached is not None:
+        return cached
     data = repo.snapshot(tx.s, rnd.id, tick)
     if data is None:
         raise ServiceError("no_snapshot", status="refused", round=rnd.number)
-    return MatchState.from_json(data)
+    state = MatchState.from_json(data)
+    tx.read_positions[key] = state
+    return state
 
 
 def deadline_after(game: Game, base: datetime) -> datetime:

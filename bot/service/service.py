@@ -13,19 +13,22 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Any, TypeVar
 
+from sqlmodel import Session
+
 from bot.logging import get_logger
 from engine.state import MatchState
 from storage import repo
 from storage.db import Database
 from storage.models import InboundMessage, Member
 
-from . import delivery, gm, gm_setup, inbound, members, notify, rounds
+from . import commands, delivery, gm, gm_setup, inbound, members, notify, rounds
 from .api import DeliveryResult, Inbound, MemberInfo, OutboxItem, Reply
 from .context import Actor, ServiceError, Tx
 from .fairness import Verification
 from .gm import Outcome
 from .i18n import lang_or_default, t
 from .ports import Clock, SystemClock
+from .positions import PositionCache
 from .reports import Reporter
 from .settings import ServiceSettings
 
@@ -59,17 +62,29 @@ class GameService:
         # Called after an operation that queued messages or may have moved a
         # deadline: the composition root wakes the outbox worker and the scheduler.
         self.listeners: list[Callable[[], None]] = []
+        # Channel name → who delivers an answer at once (the running outbox worker
+        # registers itself): the answer to a message is queued already claimed and
+        # handed over, instead of waiting for the worker to find it.
+        self.couriers: dict[str, Callable[[OutboxItem], None]] = {}
+        self.positions = PositionCache()
 
     # ------------------------------------------------------------ plumbing
     def _changed(self) -> None:
         for listener in self.listeners:
             listener()
 
+    def _new_tx(self, s: Session, now: datetime | None = None) -> Tx:
+        return Tx(
+            s, self.settings, now or self.clock.now(), self.reporter, self.after_engine,
+            positions=self.positions,
+        )  # fmt: skip
+
     def _tx_sync(self, fn: Callable[[Tx], T], now: datetime | None) -> T:
         with self.db.transaction() as s:
-            return fn(
-                Tx(s, self.settings, now or self.clock.now(), self.reporter, self.after_engine)
-            )
+            tx = self._new_tx(s, now)
+            result = fn(tx)
+        self.positions.add(tx.read_positions)  # committed: what it read is true for good
+        return result
 
     async def _tx(self, fn: Callable[[Tx], T], now: datetime | None = None) -> T:
         return await asyncio.to_thread(self._tx_sync, fn, now)
@@ -107,28 +122,47 @@ class GameService:
     # ------------------------------------------------------------ messages
     async def receive(self, msg: Inbound) -> Reply:
         """Store, identify, carry out and answer one inbound message."""
-        stored = await self._tx(lambda tx: inbound.store(tx.s, msg))
+        couriers = dict(self.couriers)
+        reply, claimed, wake = await asyncio.to_thread(self._receive_sync, msg, frozenset(couriers))
+        for item in claimed:  # committed and claimed: deliver now, not at the next pass
+            couriers[item.channel](item)
+        if wake:
+            self._changed()
+        return reply
+
+    def _receive_sync(
+        self, msg: Inbound, express: frozenset[str]
+    ) -> tuple[Reply, list[OutboxItem], bool]:
+        """Both transactions of ``receive`` in one worker thread: the message is
+        committed before it is read, then worked on and answered in a second one.
+        Returns the reply, the answers claimed for the couriers, and whether the
+        listeners must hear of it (something else queued, or a command ran)."""
+        # Not the ORM: one INSERT … ON CONFLICT DO NOTHING is the whole first step.
+        with self.db.connection() as conn:
+            stored = inbound.store(conn, msg)
         if stored is None:
-            return Reply("duplicate", t("duplicate", self.settings.lang))
-
-        def work(tx: Tx) -> Reply:
-            outcome, actor = inbound.process(tx, msg, stored)
-            text, ids = inbound.answer(tx, msg, actor, outcome)
-            row = tx.s.get(InboundMessage, stored)
-            if row is not None:
-                row.status = outcome.status
-                row.game_id = outcome.game_id
-                row.member_id = actor.member.id if actor.member else None
-                tx.s.add(row)
-            return Reply(outcome.status, text, outcome.game_id, tuple(ids), dict(outcome.data))
-
+            return Reply("duplicate", t("duplicate", self.settings.lang)), [], False
         try:
-            reply = await self._tx(work)
+            with self.db.transaction() as s:
+                tx = self._new_tx(s)
+                tx.express = express
+                outcome, actor = inbound.process(tx, msg, stored)
+                text, ids = inbound.answer(tx, msg, actor, outcome)
+                repo.finish_inbound(
+                    s, stored, status=outcome.status, game_id=outcome.game_id,
+                    member_id=actor.member.id if actor.member else None,
+                )  # fmt: skip
+            self.positions.add(tx.read_positions)
         except Exception as exc:  # a bug must not lose the message or silence the sender
             log.exception("processing an inbound message failed", external_id=msg.external_id)
-            reply = await self._tx(partial(self._failed, msg=msg, inbound_id=stored, exc=exc))
-        self._changed()
-        return reply
+            reply = self._tx_sync(partial(self._failed, msg=msg, inbound_id=stored, exc=exc), None)
+            return reply, [], True
+        reply = Reply(outcome.status, text, outcome.game_id, tuple(ids), dict(outcome.data))
+        expressed = {item.id for item in tx.claimed}
+        wake = commands.parse_command(msg.text) is not None or any(
+            i not in expressed for i in tx.queued
+        )
+        return reply, tx.claimed, wake
 
     def _failed(self, tx: Tx, msg: Inbound, inbound_id: int, exc: Exception) -> Reply:
         row = tx.s.get(InboundMessage, inbound_id)

@@ -190,3 +190,47 @@ def test_outbox_claims_lease_and_attachments(db: Database) -> None:
     with db.transaction() as s:  # the lease ran out (the worker died): they come back
         again = repo.claim_outbox(s, "telegram", lease, 1, lease + timedelta(minutes=5))
         assert [(r.text, r.attempts) for r in again] == [("a", 2)]
+
+
+def test_inbound_is_stored_in_one_statement_once(db: Database) -> None:
+    values = {
+        "channel": "telegram", "external_id": "42:8", "sender": "1", "chat": "1",
+        "subject": None, "text": "1: 36", "raw": b"{}", "received_at": T0, "edit_of": None,
+        "authenticated": True,
+    }  # fmt: skip
+    with db.connection() as conn:
+        first = repo.insert_inbound(conn, values)
+    with db.connection() as conn:
+        again = repo.insert_inbound(conn, {**values, "text": "other"})
+    assert first is not None and again is None  # a redelivery changes nothing
+    game_id = _game(db)
+    with db.transaction() as s:
+        repo.finish_inbound(s, first, status="ok", game_id=game_id, member_id=None)
+    with db.transaction() as s:
+        row = repo.inbound_by_external(s, "telegram", "42:8")
+        assert row is not None
+        assert (row.text, row.status, row.game_id, row.received_at) == ("1: 36", "ok", game_id, T0)
+
+
+def test_orders_filed_in_one_statement_are_superseded_in_hand(db: Database) -> None:
+    game_id = _game(db)
+    with db.transaction() as s:
+        row = OrderRow(game_id=game_id, round_number=1, side="left", unit="player", number=3,
+                       tick=1, text="first", data={"number": 3}, created_at=T0)  # fmt: skip
+        order_id = repo.add_order(s, row)
+        assert row.id == order_id
+        assert [r.id for r in repo.current_orders(s, game_id, 1, "left")] == [order_id]
+        assert repo.supersede(s, [row], T0) == 1
+        assert (row.current, row.superseded_at) == (False, T0)  # no re-read needed
+        assert repo.current_orders(s, game_id, 1) == []
+
+
+def test_the_same_game_row_is_not_read_twice(db: Database) -> None:
+    game_id = _game(db)
+    with db.transaction() as s:
+        game = repo.get_game(s, game_id)
+        assert game is not None and repo.get_game(s, game_id) is game
+        locked = repo.lock_game(s, game_id)
+        assert locked is game  # the lock (PostgreSQL) refreshes the same object
+        assert repo.get_game(s, game_id + 1000) is None
+        assert repo.round_by_id(s, None) is None

@@ -17,12 +17,14 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import SecretStr
+from sqlmodel import select
 
 from bot.config import TelegramConfig
 from bot.service import GameService, OutboxWorker, RenderReporter, ServiceSettings
 from bot.telegram import FloodLimits, TelegramRunner
 from engine.ruleset import load_ruleset
 from engine.setup import new_match
+from storage.models import OutboxRow
 from storage.testing import temporary_database
 from support.fake_telegram import FakeChat, FakeTelegram, FakeUser, SentMessage
 
@@ -132,7 +134,18 @@ class Judge:
             await self.say(self.gm, "/linkchat right", right)
         if start:
             await self.gm_says("/startgame")
+        await self.settled()
         return Match(game_id, self.league, left, right, alice, bob)
+
+    async def settled(self, timeout: float = 10) -> None:
+        """Until the outbox holds nothing more to send (answers go out at once,
+        announcements with the worker's next pass)."""
+
+        def pending() -> int:
+            with self.service.db.transaction() as s:
+                return len(s.exec(select(OutboxRow.id).where(OutboxRow.state == "pending")).all())
+
+        await self.tg.wait_for(lambda: pending() == 0, timeout)
 
     async def resolve_at_deadline(self) -> None:
         deadline = await self.service.next_deadline()
