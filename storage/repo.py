@@ -57,6 +57,7 @@ __all__ = [
     "insert_inbound",
     "invitation_by_code",
     "last_attempt",
+    "last_snapshot_tick",
     "lock_game",
     "log_action",
     "member_by_email",
@@ -357,6 +358,12 @@ def next_deadline(s: Session) -> datetime | None:
 def snapshot(s: Session, round_id: int, tick: int) -> dict[str, Any] | None:
     state = s.exec(_SNAPSHOT, params={"round_id": round_id, "tick": tick}).first()
     return None if state is None else dict(state)
+
+
+def last_snapshot_tick(s: Session, round_id: int) -> int:
+    """The last tick of the round with a stored position (0: none played yet)."""
+    stmt = select(func.max(Snapshot.tick)).where(Snapshot.round_id == round_id)
+    return s.exec(stmt).first() or 0
 
 
 def add_snapshot(s: Session, game_id: int, round_id: int, tick: int, state: dict[str, Any]) -> None:

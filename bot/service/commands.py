@@ -146,7 +146,12 @@ def _status(r: Request) -> Outcome:
     game_id, _ = r.game_id()
     game = r.tx.s.get(Game, game_id)
     assert game is not None
-    return _raw(members.status_text(r.tx, r.actor, game), game_id=game_id)
+    return Outcome(
+        "raw",
+        {"text": members.status_text(r.tx, r.actor, game)},
+        game_id=game_id,
+        pictures=members.status_pictures(r.tx, r.actor, game),
+    )
 
 
 def _help(r: Request) -> Outcome:

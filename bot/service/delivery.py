@@ -6,6 +6,7 @@ guarantee (at least once, never again once sent) is described there.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import timedelta
 
 from sqlalchemy import update
@@ -45,14 +46,27 @@ def _draw(tx: Tx, row: OutboxRow) -> None:
     if repo.copy_pictures(tx.s, row.id, row.pictures):
         return
     try:
-        round_id, view, lang = row.pictures.split("/")
-        files = tx.reporter.diagrams(
-            rounds.material(tx, int(round_id)), gm_view=view == "gm", lang=lang
-        )
+        if row.pictures.startswith("position/"):  # a still: position/<round>/<tick>/<view>/<lang>
+            files = _position(tx, row.pictures)
+        else:  # a round's diagrams: <round>/<view>/<lang>
+            round_id, view, lang = row.pictures.split("/")
+            files = tx.reporter.diagrams(
+                rounds.material(tx, int(round_id)), gm_view=view == "gm", lang=lang
+            )
     except Exception:  # the text still goes out; the pictures are a bonus
         log.exception("drawing the diagrams failed", outbox_id=row.id, pictures=row.pictures)
         return
     repo.add_attachments(tx.s, row.id, files)
+
+
+def _position(tx: Tx, pictures: str) -> Sequence[tuple[str, str, bytes]]:
+    _, round_id, tick, view, lang = pictures.split("/")
+    rnd = repo.round_by_id(tx.s, int(round_id))
+    game = repo.get_game(tx.s, rnd.game_id) if rnd is not None else None
+    if rnd is None or game is None:
+        raise ValueError(f"no round {round_id}")
+    state = rounds.load_state(tx, rnd, int(tick))
+    return tx.reporter.position(state, rounds.ruleset_of(game), gm_view=view == "gm", lang=lang)
 
 
 def mark_sent(tx: Tx, outbox_id: int) -> bool:

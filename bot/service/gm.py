@@ -49,6 +49,10 @@ class Outcome:
     status: str = "ok"
     game_id: int | None = None
     data: dict[str, Any] = field(default_factory=dict)
+    # What the answer carries besides its text: a reference to pictures drawn
+    # when it is delivered (see bot.service.delivery), inline (label, url) buttons.
+    pictures: str | None = None
+    buttons: tuple[tuple[str, str], ...] = ()
 
 
 def is_gm(tx: Tx, actor: Actor, game_id: int | None) -> bool:

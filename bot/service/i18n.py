@@ -176,6 +176,14 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Game {game} ({left} — {right}), {status_text}. Score {score}. Round {round}, due {deadline}. "
         "Dice commitment of the round: {commitment}.",
     ),
+    "status_missing": (
+        "Без приказов — «{team}»: {players}.",
+        "Without orders — “{team}”: {players}.",
+    ),
+    "status_all_ordered": (
+        "«{team}»: приказы есть у всех.",
+        "“{team}”: everybody has orders.",
+    ),
     "status_setup": ("подготовка", "being set up"),
     "status_running": ("идёт", "running"),
     "status_paused": ("пауза", "paused"),

@@ -164,7 +164,9 @@ def answer(tx: Tx, msg: Inbound, actor: Actor, outcome: Outcome) -> tuple[str, l
         ids.append(
             notify.queue(
                 tx, dest, "ack", text, game=outcome.game_id, subject=subject, reply_ref=msg.reply_ref,
-                claim=dest.channel in tx.express,
+                buttons=outcome.buttons, pictures=outcome.pictures,
+                # Pictures are drawn when the worker claims the answer: not a courier's job.
+                claim=dest.channel in tx.express and outcome.pictures is None,
             )
         )  # fmt: skip
     return text, ids

@@ -6,10 +6,13 @@ import hashlib
 import hmac
 import secrets
 
+from engine.geometry import SIDES
+from engine.orders import RoundOrders
+from engine.state import MatchState
 from storage import repo
-from storage.models import Game, Member, Membership
+from storage.models import Game, Member, Membership, Round
 
-from . import notify, ordering, rounds
+from . import gm, notify, ordering, rounds
 from .context import Actor, ServiceError, Tx, game_code, parse_game_code
 from .i18n import LANGS, format_time, t
 
@@ -21,6 +24,7 @@ __all__ = [
     "select_game",
     "set_lang",
     "set_passphrase",
+    "status_pictures",
     "status_text",
     "verify_passphrase",
 ]
@@ -154,6 +158,9 @@ def choose_game(
 
 
 def status_text(tx: Tx, actor: Actor, game: Game) -> str:
+    """The game at a glance: teams, state, score, round, deadline (in the game's
+    time zone), dice commitment, and who has not ordered yet — names only, of
+    the asker's own team (a game master: both teams; see docs/service.md)."""
     lang = actor.lang
     assert game.id is not None
     teams = repo.teams(tx.s, game.id)
@@ -165,6 +172,7 @@ def status_text(tx: Tx, actor: Actor, game: Game) -> str:
         "status_text": t(f"status_{game.status}", lang), "score": "0:0", "round": "-",
         "deadline": "-", "commitment": "-",
     }  # fmt: skip
+    lines = []
     if rnd is not None:
         state = rounds.load_state(tx, rnd)
         params["score"] = f"{state.teams[0].score}:{state.teams[1].score}"
@@ -172,7 +180,44 @@ def status_text(tx: Tx, actor: Actor, game: Game) -> str:
         if rnd.status == "open":
             params["deadline"] = format_time(rnd.deadline, game.timezone, lang)
             params["commitment"] = rnd.commitment
-    return t("status", lang, **params)
+            lines = _missing_lines(tx, actor, game, rnd, state, lang)
+    return "\n".join([t("status", lang, **params), *lines])
+
+
+def _missing_lines(
+    tx: Tx, actor: Actor, game: Game, rnd: Round, state: MatchState, lang: str
+) -> list[str]:
+    """Per team the asker may see: who still lacks an order for some tick."""
+    try:
+        scope = ordering.scope_of(tx, actor, game)
+    except ServiceError:  # not in this game: the public part only
+        return []
+    assert game.id is not None
+    rows = repo.current_orders(tx.s, game.id, rnd.number, scope.side)
+    orders = RoundOrders.from_json(rounds.orders_document(rows))
+    ruleset = rounds.ruleset_of(game)
+    lines = []
+    for side in SIDES if scope.side is None else (scope.side,):
+        names = [p.name for p in ordering.missing_players(orders, state, ruleset, side, None)]
+        team = state.team(side).name
+        if names:
+            lines.append(t("status_missing", lang, team=team, players=", ".join(names)))
+        else:
+            lines.append(t("status_all_ordered", lang, team=team))
+    return lines
+
+
+def status_pictures(tx: Tx, actor: Actor, game: Game) -> str | None:
+    """The picture of the game's current position for the asker (a game master
+    sees what is hidden), as a reference drawn when the answer is delivered:
+    ``position/<round id>/<tick>/<view>/<lang>``.  None before the start."""
+    rnd = rounds.current_round(tx, game)
+    if rnd is None or rnd.id is None:
+        return None
+    # An open round's position is the one before it; after the last round, its end.
+    tick = 0 if rnd.status == "open" else repo.last_snapshot_tick(tx.s, rnd.id)
+    view = "gm" if gm.is_gm(tx, actor, game.id) else "public"
+    return f"position/{rnd.id}/{tick}/{view}/{actor.lang}"
 
 
 def remind(tx: Tx, game_id: int, round_id: int) -> int:

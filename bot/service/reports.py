@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from bot.render import render_round, round_report
+from bot.render import png_bytes, render_position, render_round, round_report
 from engine.events import Event
 from engine.geometry import Side
 from engine.ruleset import Ruleset
@@ -50,6 +50,12 @@ class Reporter(Protocol):
         self, material: RoundMaterial, *, gm_view: bool, lang: str
     ) -> Sequence[tuple[str, str, bytes]]:
         """(filename, content type, data): a picture per tick and one of the round."""
+        ...
+
+    def position(
+        self, state: MatchState, ruleset: Ruleset, *, gm_view: bool, lang: str
+    ) -> Sequence[tuple[str, str, bytes]]:
+        """(filename, content type, data): a still picture of one position."""
         ...
 
 
@@ -98,6 +104,14 @@ class RenderReporter:
         ]
         files.append((f"round{number}.gif", "image/gif", pictures.gif))
         return files
+
+    def position(
+        self, state: MatchState, ruleset: Ruleset, *, gm_view: bool, lang: str
+    ) -> Sequence[tuple[str, str, bytes]]:
+        if not self.pictures:
+            return ()
+        image = render_position(state, ruleset, gm_view=gm_view, lang=lang)
+        return [(f"position-round{state.round}.png", "image/png", png_bytes(image))]
 
 
 def _descriptions(material: RoundMaterial) -> dict[tuple[Side, int, int], str]:
