@@ -18,6 +18,7 @@ from .context import Actor, ServiceError, Tx, game_code
 from .deadlines import ScheduleError, format_schedule, parse_schedule, parse_zone
 from .fairness import new_seed
 from .gm import Outcome, local_time, locked_game, record, side_of
+from .i18n import t
 
 __all__ = [
     "add_player",
@@ -166,11 +167,19 @@ def invite(
         )
     )
     record(tx, actor, game, "invite", role=role, side=side, players=list(players), email=email)
+    params = {"game": game_code(game), "code": code, "role": role, "side": side or "-"}
+    bot = tx.settings.telegram_bot
+    if bot:
+        params["link"] = f"https://t.me/{bot}?start={code}"
+    # The Telegram channel turns "bot:start?CODE" into the same link (or drops the
+    # button when it does not know its own name either).
+    button = (t("invite_button", actor.lang), f"bot:start?{code}")
     return Outcome(
-        "invited",
-        {"game": game_code(game), "code": code, "role": role, "side": side or "-"},
+        "invited_link" if bot else "invited",
+        params,
         game_id=game.id,
-        data={"code": code},
+        data={"code": code, **({"link": params["link"]} if bot else {})},
+        buttons=(button,),
     )
 
 

@@ -270,6 +270,15 @@ TEXTS: dict[str, tuple[str, str]] = {
         "{game}: код приглашения ({role}, {side}): {code}\nПусть пришлёт боту: /start {code}",
         "{game}: invitation code ({role}, {side}): {code}\nThe invitee sends the judge: /start {code}",
     ),
+    "invited_link": (
+        "{game}: код приглашения ({role}, {side}): {code}\n"
+        "Ссылка для приглашённого: {link}\n"
+        "Или пусть пришлёт боту: /start {code}",
+        "{game}: invitation code ({role}, {side}): {code}\n"
+        "Link for the invitee: {link}\n"
+        "Or the invitee sends the judge: /start {code}",
+    ),
+    "invite_button": ("Приглашение: открыть бота", "Invitation: open the bot"),
     "deadline_set": (
         "Игра {game}: срок приказов теперь {deadlines} ({timezone}); срок этого раунда — {deadline}.",
         "Game {game}: orders are now due at {deadlines} ({timezone}); this round is due {deadline}.",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any, TypeVar
@@ -67,6 +68,10 @@ class GameService:
         # handed over, instead of waiting for the worker to find it.
         self.couriers: dict[str, Callable[[OutboxItem], None]] = {}
         self.positions = PositionCache()
+
+    def learn_bot_username(self, username: str) -> None:
+        """The Telegram bot's @username, once it is known: invitations link to it."""
+        self.settings = replace(self.settings, telegram_bot=username.lstrip("@") or None)
 
     # ------------------------------------------------------------ plumbing
     def _changed(self) -> None:

@@ -30,6 +30,9 @@ class ServiceSettings:
     outbox_lease: timedelta = timedelta(minutes=5)
     outbox_backoff_base: float = 30.0  # seconds, doubled per attempt
     outbox_backoff_max: float = 3600.0
+    # The Telegram bot's @username, learned when the bot starts (getMe): the
+    # invitation answers give the t.me link with it.  None: no link in the text.
+    telegram_bot: str | None = None
     # The demo's reproducible dice: purpose ("game1/round3/attempt1") -> 64 hex
     # digits.  None (always, outside the demo): every seed is drawn at random.
     seed_source: Callable[[str], str] | None = None

@@ -16,6 +16,7 @@ next to its other tasks, and gives the channel to the outbox worker::
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol, runtime_checkable
 
 from bot.config import Config
 from bot.service.api import Reply
@@ -25,7 +26,14 @@ from .handlers import Receiver
 from .pacing import FloodLimits
 from .runner import TelegramRunner
 
-__all__ = ["FloodLimits", "TelegramChannel", "TelegramRunner", "build_telegram"]
+__all__ = ["FloodLimits", "LearnsBotName", "TelegramChannel", "TelegramRunner", "build_telegram"]
+
+
+@runtime_checkable
+class LearnsBotName(Protocol):
+    """A service that wants the bot's @username (the game service: invitation links)."""
+
+    def learn_bot_username(self, username: str) -> None: ...
 
 
 def build_telegram(
@@ -34,11 +42,13 @@ def build_telegram(
     *,
     on_reply: Callable[[Reply], object] | None = None,
 ) -> tuple[TelegramRunner, TelegramChannel]:
-    """The bot (to start and stop) and its outbox channel, from the configuration."""
+    """The bot (to start and stop) and its outbox channel, from the configuration.
+    A service that :class:`LearnsBotName` is told the bot's @username at start."""
     runner = TelegramRunner(
         config.telegram,
         service,
         game_masters=config.game_masters.telegram_ids,
         on_reply=on_reply,
+        on_username=service.learn_bot_username if isinstance(service, LearnsBotName) else None,
     )
     return runner, runner.channel

@@ -99,6 +99,7 @@ class TelegramRunner:
         poll_timeout: float = 10.0,
         diagrams: Diagrams = "album",
         on_reply: Callable[[Reply], object] | None = None,
+        on_username: Callable[[str], object] | None = None,
     ) -> None:
         if config.token is None or not config.token.get_secret_value().strip():
             raise ValueError("telegram.token is required to run the bot")
@@ -106,6 +107,8 @@ class TelegramRunner:
         self._token = config.token.get_secret_value().strip()
         self.game_masters = tuple(game_masters)
         self.poll_timeout = poll_timeout
+        # Told the bot's @username once getMe gave it (the service's invitation links).
+        self.on_username = on_username
         # Before the Bot exists: it logs its URLs (token inside) when it is built.
         self._filter = TokenFilter(self._token)
         self._filtered = self._filter.attach()
@@ -152,6 +155,8 @@ class TelegramRunner:
     async def start(self) -> None:
         self._filtered = self._filter.attach()  # loggers created since __init__ too
         await self.application.initialize()
+        if self.on_username is not None and self.username:
+            self.on_username(self.username)
         try:
             await register_commands(self.application.bot, self.game_masters)
             await self.application.start()

@@ -119,3 +119,20 @@ async def test_channel_and_expired_invitations(table: Table) -> None:
     assert "истёк" in (await table.say(777, f"/start {code}")).text
     assert (await table.say(GM, "/setchannel off")).status == "ok"
     assert table.game().channel_chat is None
+
+
+async def test_an_invitation_says_the_link_once_the_bot_name_is_known(table: Table) -> None:
+    unknown = await table.say(GM, "/invite player left 1")
+    code = unknown.data["code"]
+    assert f"/start {code}" in unknown.text and "t.me" not in unknown.text
+    row = table.outbox(id=unknown.outbox_ids[0])[0]
+    assert row.buttons == [["Приглашение: открыть бота", f"bot:start?{code}"]]
+    table.service.learn_bot_username("@judge_bot")
+    known = await table.say(GM, "/invite captain right")
+    code = known.data["code"]
+    assert known.data["link"] == f"https://t.me/judge_bot?start={code}"
+    lines = known.text.splitlines()
+    assert f"Ссылка для приглашённого: https://t.me/judge_bot?start={code}" in lines
+    assert f"Или пусть пришлёт боту: /start {code}" in lines
+    via_api = await table.service.invite(table.game_id, "player", side="right", players=(2,))
+    assert "https://t.me/judge_bot?start=" in via_api.text

@@ -177,6 +177,7 @@ async def judge(
             game_masters=[GM_ID],
             limits=limits or FloodLimits.unlimited(),
             poll_timeout=1,
+            on_username=service.learn_bot_username,  # as build_telegram does
         )
         worker = OutboxWorker(service, {"telegram": runner.channel}, clock, idle_sleep=idle_sleep)
         service.listeners.append(worker.wake)  # as bot/app.py does

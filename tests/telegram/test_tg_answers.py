@@ -6,7 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from support.fake_telegram import FakeTelegram
+from support.telegram_doubles import RecordingService
 from support.telegram_e2e import judge
+
+from bot.config import Config
+from bot.service import GameService, RenderReporter, ServiceSettings
+from bot.telegram import build_telegram
+from storage.testing import temporary_database
 
 
 async def test_status_shows_the_field_and_only_the_own_teams_missing_names(
@@ -25,3 +31,38 @@ async def test_status_shows_the_field_and_only_the_own_teams_missing_names(
     [picture] = photo
     assert picture.file is not None and picture.file.data.startswith(b"\x89PNG")
     assert picture.file.filename == "position-round1.png"
+
+
+async def test_an_invitation_comes_with_its_link_and_a_button(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    async with judge(tg, tmp_path) as j:
+        await j.setup_match(start=False)
+        answer = await j.say(j.gm, "/invite player left 1")
+        code = answer.text.split("/start ")[-1].strip()
+        link = f"https://t.me/dragonball_test_bot?start={code}"
+        assert code.isalnum() and link in answer.text
+        assert answer.buttons == [("Приглашение: открыть бота", link)]
+        # Following the link sends "/start CODE": the invitee joins.
+        carol = tg.user(1003, "Кэрол", "carol")
+        welcome = await j.say(carol, f"/start {code}")
+    assert "Добро пожаловать" in welcome.text
+
+
+async def test_the_runner_tells_the_game_service_the_bots_name(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    config = Config.model_validate(
+        {"telegram": {"enabled": True, "token": tg.token, "base_url": tg.base_url}}
+    )
+    with temporary_database("sqlite", tmp_path) as db:
+        service = GameService(db, ServiceSettings(), reporter=RenderReporter(pictures=False))
+        runner, _ = build_telegram(config, service)
+        assert service.settings.telegram_bot is None
+        await runner.start()
+        try:
+            assert service.settings.telegram_bot == "dragonball_test_bot"
+        finally:
+            await runner.stop()
+    plain, _ = build_telegram(config, RecordingService())
+    assert plain.on_username is None  # a service without invitations is not told
