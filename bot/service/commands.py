@@ -206,9 +206,17 @@ def _lang(r: Request) -> Outcome:
 def _start(r: Request) -> Outcome:
     if not r.cmd.args:
         return _help(r)
-    member, game, ms = members.redeem(
-        r.tx, r.actor, r.msg.channel, r.msg.sender, r.cmd.args[0], r.msg.meta.get("name", "")
+    # A new Telegram member speaks what his app speaks (Russian unless English);
+    # /lang changes it later.  By e-mail there is nothing to go by.
+    app_lang = (
+        members.client_lang(r.msg.meta.get("language_code"))
+        if r.msg.channel == "telegram"
+        else None
     )
+    member, game, ms = members.redeem(
+        r.tx, r.actor, r.msg.channel, r.msg.sender, r.cmd.args[0], r.msg.meta.get("name", ""),
+        app_lang,
+    )  # fmt: skip
     assert game.id is not None
     team = ""
     if ms.side is not None:

@@ -18,6 +18,7 @@ from .i18n import LANGS, format_time, t
 
 __all__ = [
     "choose_game",
+    "client_lang",
     "hash_passphrase",
     "redeem",
     "remind",
@@ -55,9 +56,16 @@ def verify_passphrase(phrase: str, stored: str | None) -> bool:
 
 
 def redeem(
-    tx: Tx, actor: Actor, channel: str, sender: str, code: str, name: str = ""
+    tx: Tx,
+    actor: Actor,
+    channel: str,
+    sender: str,
+    code: str,
+    name: str = "",
+    lang: str | None = None,
 ) -> tuple[Member, Game, Membership]:
-    """Turn an invitation code into a membership for the sender (a new member if need be)."""
+    """Turn an invitation code into a membership for the sender (a new member if
+    need be, speaking ``lang``, else the asker's language)."""
     inv = repo.invitation_by_code(tx.s, code.strip().upper())
     if inv is None:
         raise ServiceError("bad_code")
@@ -75,7 +83,7 @@ def redeem(
             member = Member(email=sender.strip().lower(), notify="email")
         else:
             raise ServiceError("bad_code")
-        member.name, member.lang, member.created_at = name, actor.lang, tx.now
+        member.name, member.lang, member.created_at = name, lang or actor.lang, tx.now
         tx.s.add(member)
         tx.s.flush()
     assert member.id is not None
@@ -91,6 +99,12 @@ def redeem(
     game = repo.get_game(tx.s, inv.game_id)
     assert game is not None
     return member, game, ms
+
+
+def client_lang(language_code: str | None) -> str:
+    """A new Telegram member's language from his app's ``language_code``:
+    Russian first, English for any English (``en``, ``en-GB``, ...)."""
+    return "en" if (language_code or "").strip().lower().startswith("en") else "ru"
 
 
 def set_lang(tx: Tx, actor: Actor, lang: str) -> str:

@@ -9,9 +9,9 @@ import pytest
 from sqlmodel import col
 from support.service_table import GM, Table, make_table, orders_text, set_up_game
 
-from bot.service import ordering
+from bot.service import Inbound, Reply, ordering
 from storage.db import Database
-from storage.models import Game, InboundMessage, OrderRow
+from storage.models import Game, InboundMessage, Member, OrderRow
 
 
 async def test_a_redelivered_message_changes_nothing(table: Table) -> None:
@@ -247,3 +247,30 @@ async def test_a_guest_in_a_team_group_is_not_lectured(table: Table) -> None:
     assert (await table.say(888, "болею за Саламандр!", chat="-100500")).status == "ignored"
     assert len(table.outbox()) == before
     assert (await table.say(888, "/orders", chat="-100500")).status == "unknown_sender"
+
+
+async def test_a_new_telegram_member_speaks_what_his_app_speaks(sqlite_db: Database) -> None:
+    table = make_table(sqlite_db, lang="en")  # the judge's default does not decide
+    await set_up_game(table)
+
+    async def start(user: int, language_code: str) -> Reply:
+        invited = await table.say(GM, "/invite player right 1")
+        return await table.service.receive(
+            Inbound(
+                "telegram", f"{user}:1", str(user), f"/start {invited.data['code']}", b"{}",
+                table.clock.now(), chat=str(user), meta={"language_code": language_code},
+            )
+        )  # fmt: skip
+
+    english = await start(401, "en-GB")
+    assert english.text.startswith("Welcome to game DB-1")
+    for user, code in ((402, "ru"), (403, "de"), (404, ""), (405, "uk")):
+        assert (await start(user, code)).text.startswith("Добро пожаловать")
+    langs = {m.telegram_user_id: m.lang for m in table.rows(Member)}
+    assert [langs[u] for u in (401, 402, 403, 404, 405)] == ["en", "ru", "ru", "ru", "ru"]
+    assert (await table.say(401, "/lang ru")).status == "ok"  # /lang still decides
+    assert (await table.say(401, "/orders")).text.startswith("Игра DB-1")
+    mail = await table.mail(
+        "new@mail.example", f"/start {(await table.say(GM, '/invite player right 2')).data['code']}"
+    )
+    assert mail.text.startswith("Welcome")  # by e-mail nothing tells: the judge's default

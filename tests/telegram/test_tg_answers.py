@@ -66,3 +66,18 @@ async def test_the_runner_tells_the_game_service_the_bots_name(
             await runner.stop()
     plain, _ = build_telegram(config, RecordingService())
     assert plain.on_username is None  # a service without invitations is not told
+
+
+async def test_a_new_member_is_answered_in_his_apps_language(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    async with judge(tg, tmp_path) as j:
+        await j.setup_match(start=False)
+        dave = tg.user(1004, "Dave", "dave", language_code="en-US")
+        olga = tg.user(1005, "Ольга", "olga", language_code="ru")
+        welcome_en = await j.say(dave, f"/start {await j.invite('player', 'left', 1)}")
+        welcome_ru = await j.say(olga, f"/start {await j.invite('player', 'right', 1)}")
+        again = await j.say(dave, "/lang ru")
+    assert welcome_en.text.startswith("Welcome to game DB-1")
+    assert welcome_ru.text.startswith("Добро пожаловать в игру DB-1")
+    assert again.text.startswith("Язык")
