@@ -29,6 +29,7 @@ from email.utils import getaddresses, parsedate_to_datetime
 from bot.mail.charsets import decode_header_value, decode_text
 from bot.mail.htmltext import html_to_text
 from bot.mail.quotes import strip_quotes, strip_signature
+from bot.mail.redact import phrase_values
 
 __all__ = [
     "MailText",
@@ -85,6 +86,9 @@ class MailText:
     attachments: int  # parts that are neither the text body nor inline text
     date: datetime | None
     problems: tuple[str, ...] = ()
+    # Every pass phrase value the mail carries (body lines, quoted ones, the
+    # subject): what the stored copy must not contain (bot.mail.redact).
+    secrets: tuple[str, ...] = ()
 
 
 def header(msg: Message, name: str) -> list[str]:
@@ -262,6 +266,7 @@ def _read(raw: bytes, max_bytes: int | None) -> MailText:
             text, attachments, problems = body_text(msg)
         except Exception as exc:  # a broken MIME tree must not lose the message
             problems.append(f"unreadable body: {type(exc).__name__}")
+    secrets = [*phrase_values(text), *([subject_phrase] if subject_phrase else [])]
     text = strip_quotes(text)
     text, phrase, new_phrase = extract_passphrases(text)
     text = strip_signature(text)
@@ -283,6 +288,7 @@ def _read(raw: bytes, max_bytes: int | None) -> MailText:
         attachments=attachments,
         date=_parse_date(_first(msg, "Date")),
         problems=tuple(problems),
+        secrets=tuple(dict.fromkeys(s for s in (*secrets, phrase, new_phrase) if s)),
     )
 
 

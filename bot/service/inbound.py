@@ -13,7 +13,7 @@ from storage import repo
 from storage.models import Member
 
 from . import commands, members, notify, ordering
-from .api import Inbound
+from .api import Inbound, mask_passphrase_command
 from .context import Actor, ServiceError, Tx
 from .gm import Outcome
 from .i18n import lang_or_default, t
@@ -33,7 +33,8 @@ def store(conn: Connection, msg: Inbound) -> int | None:
             "sender": msg.sender,
             "chat": msg.chat,
             "subject": msg.subject,
-            "text": msg.text,
+            # The only change to what was received: a pass phrase is never stored.
+            "text": mask_passphrase_command(msg.text),
             "raw": msg.raw,
             "received_at": msg.received_at,
             "edit_of": msg.edit_of,

@@ -274,3 +274,14 @@ async def test_a_new_telegram_member_speaks_what_his_app_speaks(sqlite_db: Datab
         "new@mail.example", f"/start {(await table.say(GM, '/invite player right 2')).data['code']}"
     )
     assert mail.text.startswith("Welcome")  # by e-mail nothing tells: the judge's default
+
+
+async def test_a_pass_phrase_command_is_stored_masked(table: Table) -> None:
+    reply = await table.say(201, "/passphrase зелёный дракон над полем")
+    assert reply.status == "ok"
+    await table.say(202, "/пароль@judge_bot синий кит в море")
+    texts = [m.text for m in table.rows(InboundMessage) if m.sender in ("201", "202")]
+    assert "/passphrase ********" in texts and "/пароль@judge_bot ********" in texts
+    assert not any("дракон" in t or "кит" in t for t in texts)
+    members = {m.telegram_user_id: m for m in table.rows(Member)}
+    assert members[201].passphrase_hash is not None  # the phrase itself still counted

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sqlmodel import select
 from support.fake_telegram import FakeTelegram
 from support.telegram_doubles import RecordingService
 from support.telegram_e2e import judge
@@ -12,6 +13,7 @@ from support.telegram_e2e import judge
 from bot.config import Config
 from bot.service import GameService, RenderReporter, ServiceSettings
 from bot.telegram import build_telegram
+from storage.models import InboundMessage
 from storage.testing import temporary_database
 
 
@@ -81,3 +83,17 @@ async def test_a_new_member_is_answered_in_his_apps_language(
     assert welcome_en.text.startswith("Welcome to game DB-1")
     assert welcome_ru.text.startswith("Добро пожаловать в игру DB-1")
     assert again.text.startswith("Язык")
+
+
+async def test_a_pass_phrase_sent_in_telegram_is_never_stored(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    async with judge(tg, tmp_path) as j:
+        match = await j.setup_match(start=False)
+        answer = await j.say(match.alice, "/passphrase зелёный дракон над полем")
+        with j.service.db.transaction() as s:
+            rows = [m for m in s.exec(select(InboundMessage)) if m.sender == str(match.alice.id)]
+    assert "сохранён" in answer.text
+    [stored] = [m for m in rows if m.text.startswith("/passphrase")]
+    assert stored.text == "/passphrase ********"
+    assert b"/passphrase ********" in stored.raw and "дракон".encode() not in stored.raw
