@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping, Sequence
 from functools import cache
 
-from engine.events import Event
+from engine.events import Event, Kind
 from engine.geometry import SIDES, Side
 from engine.ruleset import Ruleset
 from engine.state import MatchState
@@ -26,6 +26,7 @@ from .story import Line, Secrets, TickStory, score_text
 __all__ = ["redact", "round_report"]
 
 DESCRIPTION_LIMIT = 500
+_LASTING = ("daze", "sneeze")  # a new ball replaces these (docs/rules.md §1)
 
 
 def round_report(
@@ -67,9 +68,14 @@ def round_report(
     ticks: dict[tuple[int, int], list[Event]] = {}
     for e in events:
         ticks.setdefault((e.round, e.tick), []).append(e)
+    lasting: dict[str, str | None] = {d.side: d.effect for d in before.dragons}
     for (_, tick), tick_events in ticks.items():
         ordered = sorted(tick_events, key=lambda e: e.step)  # stable: keeps the engine's order
-        lines = TickStory(ordered, after, ruleset, lang, secrets).tell()
+        lines = TickStory(ordered, after, ruleset, lang, secrets, dict(lasting)).tell()
+        for e in ordered:  # the magic the next tick begins with
+            if e.kind is Kind.EFFECT_START:
+                effect = str(e.data.get("effect"))
+                lasting[str(e.data.get("dragon"))] = effect if effect in _LASTING else None
         lines = _weave(lines, tick, said, after, ruleset, lang, audience)
         if not lines:
             continue

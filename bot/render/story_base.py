@@ -52,6 +52,9 @@ class StoryBase:
     ruleset: Ruleset
     lang: str
     secrets: Secrets
+    # Each dragon's lasting magic (daze, sneeze) as the tick began: what a
+    # pepper ball ends.
+    lasting: dict[str, str | None] = field(default_factory=dict)
     lines: list[Line] = field(default_factory=list)
     _used: set[int] = field(default_factory=set)
 

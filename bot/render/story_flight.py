@@ -5,10 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.events import Event
+from engine.events import Event, Kind
 from engine.geometry import SIDES
 
-from .names import ball_colour, direction_name, effect_text, fire_name, spell_name
+from .names import (
+    ball_colour,
+    direction_name,
+    effect_short,
+    effect_text,
+    fire_name,
+    spell_name,
+)
 from .phrases import PHRASES, points
 from .story_base import Actor, StoryBase
 from .values import as_int, as_list, as_people, is_cell
@@ -51,6 +58,14 @@ class FlightStory(StoryBase):
 
     def on_effect_start(self, i: int, e: Event) -> None:
         d = e.data
+        if d.get("effect") == "pepper":  # its spitting was told when it was swallowed
+            previous = self.lasting.get(str(d.get("dragon")))
+            if previous is not None:
+                effect = effect_short(previous, self.lang)
+                self.add(
+                    self.t("pepper_ended", Dragon=self.dragon(d.get("dragon"), True), effect=effect)
+                )
+            return
         self.add(
             self.t(
                 "effect_start",
@@ -366,7 +381,36 @@ class FlightStory(StoryBase):
         )
 
     def on_effect_pending(self, i: int, e: Event) -> None:
-        self.add(self.t("effect_pending", effect=effect_text(str(e.data.get("effect")), self.lang)))
+        effect = str(e.data.get("effect"))
+        if effect != "pepper":
+            self.add(self.t("effect_pending", effect=effect_text(effect, self.lang)))
+            return
+        # Pepper acts at once (§1, §9.3б): the spitting is told here, with the
+        # players it concerns; what waits for the next tick is only the end of
+        # the previous lasting magic.
+        side = e.data.get("dragon")
+        dragon = self.dragon(side)
+        j = self.find(i + 1, lambda x: x.kind is Kind.PLAYERS_SPAT and x.data.get("dragon") == side)
+        if j is None:
+            self.add(self.t("pepper_now_none", dragon=dragon))
+        else:
+            self._used.add(j)
+            spat = self.events[j].data
+            people = as_people(spat.get("players"))
+            names = ", ".join(self.name(*p) for p in people)
+            self.add(
+                self.t("pepper_now", dragon=dragon, names=names, round=spat.get("return_round")),
+                *((str(s), as_int(n)) for s, n in people),
+            )
+        previous = self.lasting.get(str(side))
+        if previous is not None:
+            self.add(
+                self.t(
+                    "pepper_ends_next",
+                    Dragon=self.dragon(side, True),
+                    effect=effect_short(previous, self.lang),
+                )
+            )
 
     def on_players_spat(self, i: int, e: Event) -> None:
         d = e.data
