@@ -29,6 +29,7 @@ __all__ = [
     "GM_COMMANDS",
     "Command",
     "group_chat",
+    "known",
     "parse_command",
     "parse_duration",
     "run",
@@ -429,6 +430,11 @@ GM_COMMANDS: dict[str, Callable[[Request], Outcome]] = {
 
 # What a sender the judge does not know yet may do.
 ANONYMOUS = frozenset({"start", "help"})
+
+
+def known(cmd: Command) -> bool:
+    """Is this one of the judge's commands (any alias)?"""
+    return cmd.name in COMMANDS or cmd.name in GM_COMMANDS
 
 
 def run(tx: Tx, actor: Actor, msg: Inbound, cmd: Command, inbound_id: int | None) -> Outcome:

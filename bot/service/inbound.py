@@ -131,6 +131,9 @@ def _dispatch(
             return Outcome("raw", {"text": ""}, status="ignored")
         return Outcome("unknown_sender", status="unknown_sender")
     if cmd is not None:
+        if _in_group(msg) and not commands.known(cmd) and not msg.meta.get("addressed"):
+            # "/shrug" in a team group is not for the judge (docs/service.md)
+            return Outcome("raw", {"text": ""}, status="ignored")
         return commands.run(tx, actor, msg, cmd, inbound_id)
     if not msg.text.strip():
         return Outcome("raw", {"text": ""}, status="ignored")
@@ -139,9 +142,14 @@ def _dispatch(
     )
     assert game.id is not None
     replaces = None
+    quiet = _in_group(msg)  # in a team group only orders are answered (docs/service.md)
     if msg.edit_of is not None:
         original = repo.inbound_by_external(tx.s, msg.channel, msg.edit_of)
         replaces = original.id if original is not None else None
+        # An edit of a message that was answered is answered: it may take orders back.
+        quiet = quiet and (original is None or original.status == "ignored")
+    if quiet and not ordering.looks_like_orders(tx, actor, game, msg.text):
+        return Outcome("raw", {"text": ""}, status="ignored", game_id=game.id)
     status, text = ordering.submit(
         tx, actor, game.id, msg.text, message_id=inbound_id, replaces_message=replaces,
         received_at=msg.received_at,

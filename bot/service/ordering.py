@@ -28,7 +28,9 @@ from .i18n import format_time, t
 __all__ = [
     "Scope",
     "clear",
+    "looks_like_orders",
     "missing_players",
+    "recognised",
     "scope_of",
     "set_ready",
     "sheet",
@@ -181,6 +183,51 @@ def submit(
         else ("partial" if accepted or cleared else "rejected")
     )
     return status, "\n\n".join(p for p in parts if p)
+
+
+# Errors that show a line was read as an order, only a wrong one: a flight with
+# no height, a ball or spell the rules do not know, an illegal move.  The others
+# ("did not understand", an unknown word or player) are what chat gives too.
+_ORDER_SHAPED = frozenset(
+    {
+        "no_height", "no_flight", "stay_unknown", "dragon_conflict", "pass_ball",
+        "counter_in_pass", "spell_in_catch", "syntax_ticks", "under_bad_header",
+        "unknown_number", "unknown_ball", "unknown_catch_word", "unknown_spell",
+        "unknown_counter",
+    }
+)  # fmt: skip
+_ORDER_KINDS = frozenset({"illegal", "forbidden", "ambiguous_name", "wrong_round"})
+
+
+def recognised(result: ParseResult) -> bool:
+    """Does a parsed message hold at least one line that reads as an order
+    (a valid one, a clear, or one that is wrong only in what it asks)?"""
+    o = result.orders
+    if o.players or o.dragons or o.substitutions or o.penalties or result.clears:
+        return True
+    return any(e.kind in _ORDER_KINDS or e.code in _ORDER_SHAPED for e in result.errors)
+
+
+def looks_like_orders(tx: Tx, actor: Actor, game: Game, text: str) -> bool:
+    """Whether ``text``, written in a team group, is meant for the judge: read
+    against the game's current position (never stored, nothing locked)."""
+    try:
+        scope = scope_of(tx, actor, game)
+    except ServiceError:
+        return False
+    rnd = rounds.current_round(tx, game)
+    if rnd is None:
+        return False  # not started: there are no players to order yet
+    result = parse_message(
+        text,
+        state=rounds.load_state(tx, rnd),
+        ruleset=rounds.ruleset_of(game),
+        side=scope.side,
+        lang=actor.lang,
+        controllable=scope.numbers,
+        dragon_allowed=scope.dragon,
+    )
+    return recognised(result)
 
 
 def _refuse_outside_scope(result: ParseResult, scope: Scope, lang: str) -> list[str]:

@@ -94,6 +94,9 @@ def to_inbound(update: Update, text: str) -> Inbound:
     media = media_kind(message)
     if media is not None:
         meta["media"] = media
+    written = message.text if message.text is not None else (message.caption or "")
+    if _COMMAND.match(written) and text != written:  # "/cmd@this_bot": meant for the judge
+        meta["addressed"] = "1"
     raw = json.dumps(_stored(update, text), ensure_ascii=False, sort_keys=True, default=str)
     return Inbound(
         channel=CHANNEL,

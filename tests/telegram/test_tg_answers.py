@@ -8,7 +8,7 @@ from pathlib import Path
 from sqlmodel import select
 from support.fake_telegram import FakeTelegram
 from support.telegram_doubles import RecordingService
-from support.telegram_e2e import judge
+from support.telegram_e2e import judge, start_cell
 
 from bot.config import Config
 from bot.service import GameService, RenderReporter, ServiceSettings
@@ -97,3 +97,21 @@ async def test_a_pass_phrase_sent_in_telegram_is_never_stored(
     [stored] = [m for m in rows if m.text.startswith("/passphrase")]
     assert stored.text == "/passphrase ********"
     assert b"/passphrase ********" in stored.raw and "дракон".encode() not in stored.raw
+
+
+async def test_the_team_group_hears_back_only_on_orders_and_commands(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    async with judge(tg, tmp_path) as j:
+        match = await j.setup_match()
+        chatter = [tg.send_text(match.alice, match.left, t) for t in ("Иванов: туда", "/shrug")]
+        cell, height = start_cell("left", 1)
+        order = await j.say(match.alice, f"Иванов: {cell} в{height}", match.left)
+        addressed = await j.say(match.alice, "/shrug@dragonball_test_bot", match.left)
+        private = await j.say(match.alice, "Иванов: туда")
+        await j.settled()
+    answered = {s.reply_to for s in tg.sent_to(match.left)}
+    assert not answered & {m["message_id"] for m in chatter}  # nothing said to the chatter
+    assert "приказы приняты" in order.text
+    assert "Неизвестная команда /shrug" in addressed.text
+    assert "Строка оборвалась" in private.text  # a private chat is answered
