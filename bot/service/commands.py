@@ -125,6 +125,7 @@ def parse_duration(value: str) -> timedelta:
 # ---------------------------------------------------------------- player commands
 def _orders(r: Request) -> Outcome:
     game_id, args = r.game_id()
+    members.guard_group(r.tx, r.actor, r.msg, game_id)
     return _raw(
         ordering.sheet(r.tx, r.actor, game_id, args[0].lower() if args else None), game_id=game_id
     )
@@ -132,6 +133,7 @@ def _orders(r: Request) -> Outcome:
 
 def _clear(r: Request) -> Outcome:
     game_id, args = r.game_id()
+    members.guard_group(r.tx, r.actor, r.msg, game_id)
     count = ordering.clear(r.tx, r.actor, game_id, tuple(_int(a) for a in args))
     return Outcome("orders_cleared", {"count": count}, game_id=game_id)
 

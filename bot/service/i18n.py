@@ -50,6 +50,12 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Unknown command /{command}. Commands: /help",
     ),
     "usage": ("Как пользоваться: {usage}", "Usage: {usage}"),
+    "orders_in_foreign_chat": (
+        "Приказы и лист приказов — тайна команды: здесь их не принимаю и не показываю. "
+        "Пишите их в чат своей команды или мне в личные сообщения.",
+        "Orders and order sheets are a team's secret: I neither take nor show them here. "
+        "Write them in your team's chat or to me privately.",
+    ),
     "no_game": (
         "Не понятно, о какой игре речь. Ваши игры: {games}. Выберите: /game DB-N "
         "(в письме — [DB-N] в теме).",

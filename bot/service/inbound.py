@@ -150,6 +150,8 @@ def _dispatch(
         quiet = quiet and (original is None or original.status == "ignored")
     if quiet and not ordering.looks_like_orders(tx, actor, game, msg.text):
         return Outcome("raw", {"text": ""}, status="ignored", game_id=game.id)
+    # Orders are a team's secret: only its own chat may see them echoed.
+    members.guard_group(tx, actor, msg, game.id)
     status, text = ordering.submit(
         tx, actor, game.id, msg.text, message_id=inbound_id, replaces_message=replaces,
         received_at=msg.received_at,

@@ -13,6 +13,7 @@ from storage import repo
 from storage.models import Game, Member, Membership, Round
 
 from . import gm, notify, ordering, rounds
+from .api import Inbound
 from .context import Actor, ServiceError, Tx, game_code, parse_game_code
 from .i18n import LANGS, format_time, t
 
@@ -169,6 +170,28 @@ def choose_game(
         if len(live) == 1:
             return live[0]
     raise ServiceError("no_game", games=_games_list(tx, actor))
+
+
+def guard_group(tx: Tx, actor: Actor, msg: Inbound, game_id: int) -> None:
+    """Orders and order sheets are a team's secret: in a group chat they are
+    taken and shown only if it is the writer's own team chat in that game (a
+    game master may use any team chat of his game).  Private chats and
+    letters are never shared, so they pass."""
+    if msg.channel != "telegram" or msg.chat is None or msg.chat == msg.sender:
+        return
+    team = repo.team_by_chat(tx.s, msg.chat)
+    if team is None or team.game_id != game_id:
+        raise ServiceError("orders_in_foreign_chat", status="refused")
+    if gm.is_gm(tx, actor, game_id):
+        return
+    member = actor.member
+    ms = (
+        repo.membership(tx.s, member.id, game_id)
+        if member is not None and member.id is not None
+        else None
+    )
+    if ms is None or ms.side != team.side:
+        raise ServiceError("orders_in_foreign_chat", status="refused")
 
 
 def status_text(tx: Tx, actor: Actor, game: Game) -> str:

@@ -91,3 +91,46 @@ async def test_an_edit_that_takes_orders_back_is_answered(group: Table) -> None:
         202, "спасибо!", chat=GROUP, edit_of=f"{GROUP}:78", external_id=f"{GROUP}:78:edit:2"
     )
     assert (chat.status, again.status) == ("ignored", "ignored")
+
+
+# ---------------------------------------------------------------- privacy
+OTHER_GROUP = "-100600"
+
+
+async def test_orders_posted_in_the_other_teams_group_are_refused_and_not_echoed(
+    group: Table,
+) -> None:
+    # The left team's group is GROUP; the right team links its own.
+    assert (await group.say(GM, f"/linkchat right {OTHER_GROUP}")).status == "ok"
+    state = group.state()
+    text = orders_text(state, "left", [2])
+    reply = await group.say(201, text, chat=OTHER_GROUP)
+    assert reply.status == "refused"
+    [answer] = group.outbox(id=reply.outbox_ids[0])
+    assert answer.destination == OTHER_GROUP
+    petrov = state.player("left", 2).name
+    assert petrov not in answer.text  # nothing of the left team's orders reaches the right group
+    assert "тайна команды" in answer.text
+    sheet = await group.say(201, "/orders", chat=OTHER_GROUP)
+    assert sheet.status == "refused" and petrov not in sheet.text
+    # In his own group and in private the same captain is served as before.
+    own = await group.say(201, text, chat=GROUP)
+    assert own.status == "ok" and petrov in own.text
+    assert (await group.say(201, "/orders")).status == "ok"
+
+
+async def test_orders_in_a_group_that_is_no_team_chat_are_refused(group: Table) -> None:
+    reply = await group.say(201, orders_text(group.state(), "left", [2]), chat="-100700")
+    assert reply.status == "refused"
+    assert not any(o.destination == "-100700" and "в2" in o.text for o in group.outbox())
+
+
+async def test_a_game_master_may_use_any_team_chat_of_his_game(group: Table) -> None:
+    assert (await group.say(GM, "/orders", chat=GROUP)).status == "ok"
+
+
+async def test_chatter_in_the_other_teams_group_stays_quiet(group: Table) -> None:
+    assert (await group.say(GM, f"/linkchat right {OTHER_GROUP}")).status == "ok"
+    before = len(group.outbox())
+    reply = await group.say(201, "привет, соперники!", chat=OTHER_GROUP)
+    assert (reply.status, len(group.outbox())) == ("ignored", before)
