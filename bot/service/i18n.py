@@ -34,7 +34,7 @@ TEXTS: dict[str, tuple[str, str]] = {
         "If you did not write it, tell a game master.",
     ),
     "gm_alert_mail_failures": (
-        "Почта: {failures} письма с адреса {sender} без верного пароля за {minutes} мин "
+        "Почта: писем с адреса {sender} без верного пароля за {minutes} мин: {failures} "
         "(последнее: {last}). Следующие письма с этого адреса сохраняются без ответа.",
         "E-mail: {failures} messages from {sender} without the right pass phrase within "
         "{minutes} min (last: {last}). Further ones from this address are stored unanswered.",
