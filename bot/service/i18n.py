@@ -50,6 +50,10 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Unknown command /{command}. Commands: /help",
     ),
     "usage": ("Как пользоваться: {usage}", "Usage: {usage}"),
+    "media_text_only": (
+        "Я читаю только текст. Пришлите приказы обычным сообщением (подпись к фото тоже подойдёт).",
+        "I read text only. Send your orders as an ordinary message (a photo caption works too).",
+    ),
     "orders_in_foreign_chat": (
         "Приказы и лист приказов — тайна команды: здесь их не принимаю и не показываю. "
         "Пишите их в чат своей команды или мне в личные сообщения.",

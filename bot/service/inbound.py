@@ -136,6 +136,10 @@ def _dispatch(
             return Outcome("raw", {"text": ""}, status="ignored")
         return commands.run(tx, actor, msg, cmd, inbound_id)
     if not msg.text.strip():
+        # A photo, a file or a voice message in a private chat may well be meant
+        # as orders: say what the judge reads.  Stickers are reactions: no answer.
+        if msg.meta.get("media") not in (None, "sticker") and not _in_group(msg):
+            return Outcome("media_text_only", status="rejected")
         return Outcome("raw", {"text": ""}, status="ignored")
     game = members.choose_game(
         tx, actor, explicit=None, hint=msg.game_hint, chat=commands.group_chat(msg)

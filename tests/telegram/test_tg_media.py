@@ -84,3 +84,16 @@ async def test_a_photo_in_a_team_group_is_stored_silently(tg: FakeTelegram, tmp_
         await j.settled()
     assert (row.text, row.status, row.chat) == ("", "ignored", str(match.left.id))
     assert len(tg.sent_to(match.left)) == before  # team chatter is not answered
+
+
+async def test_a_photo_without_caption_in_private_is_answered_text_only(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    async with judge(tg, tmp_path) as j:
+        match = await j.setup_match()
+        photo = tg.send_media(match.alice, kind="photo")
+        row = await stored(j, photo)
+        await j.settled()
+    assert (row.text, row.status) == ("", "rejected")
+    answers = [s for s in tg.sent_to(match.alice) if s.reply_to == photo["message_id"]]
+    assert answers and "только текст" in answers[0].text
