@@ -6,7 +6,8 @@ from __future__ import annotations
 from ..events import Kind
 from ..orders import Catch, Steal
 from ..ruleset import Ruleset
-from .context import Tick, other
+from ..state import other_side
+from .context import Tick
 from .geo import DIST
 from .work import WBall, WPlayer
 
@@ -288,7 +289,7 @@ def steals(t: Tick) -> None:
         assert p.order is not None and isinstance(p.order.action, Steal)
         number = p.order.action.target
         data = {"side": p.side, "number": p.number, "target": number}
-        target = t.w.by_key.get((other(p.side), number))
+        target = t.w.by_key.get((other_side(p.side), number))
         reason: str | None = None
         where = ""
         if len(p.start_balls) >= max_held:

@@ -14,7 +14,7 @@ from ..ruleset import Ruleset
 from .geo import on_field_directions
 from .work import WBall, Work, WPlayer
 
-__all__ = ["OrderIndex", "Tick", "make_event", "other"]
+__all__ = ["OrderIndex", "Tick", "make_event"]
 
 _EVENT_FIELDS = ("round", "tick", "step", "kind", "data", "p", "roll", "ok")
 
@@ -57,10 +57,6 @@ def _event_maker() -> Callable[..., Event]:
 
 
 make_event = _event_maker()
-
-
-def other(side: Side) -> Side:
-    return "right" if side == "left" else "left"
 
 
 class OrderIndex:

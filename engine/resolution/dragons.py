@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from ..events import Kind
 from ..problems import Code
-from .context import Tick, other
+from ..state import other_side
+from .context import Tick
 from .geo import NEXT, dragon_after, dragon_cells_problem, fire_cells, mouth_of, on_field_directions
 from .work import WBall, WDragon, WPlayer
 
@@ -169,7 +170,7 @@ def swallow_ball(t: Tick, step: int, d: WDragon, b: WBall) -> None:
     b.passed = b.released = b.catchable = False
     d.swallowed_balls.append(b.name)
     teams = t.w.teams
-    scorer = other(d.side)
+    scorer = other_side(d.side)
     teams[scorer].score += b.value
     score = {"left": teams["left"].score, "right": teams["right"].score}
     t.emit(
