@@ -7,6 +7,7 @@ what would still be taken) and exits 1; a file it cannot read exits 2.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import click
@@ -43,7 +44,7 @@ def _read_json(path: Path, what: str) -> dict[str, object]:
 
 
 def _read_message(path: str) -> str:
-    raw = click.get_binary_stream("stdin").read() if path == "-" else _read_bytes(Path(path))
+    raw = sys.stdin.buffer.read() if path == "-" else _read_bytes(Path(path))
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
