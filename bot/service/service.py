@@ -125,10 +125,23 @@ class GameService:
         return reply
 
     # ------------------------------------------------------------ messages
-    async def receive(self, msg: Inbound) -> Reply:
-        """Store, identify, carry out and answer one inbound message."""
+    async def receive(
+        self, msg: Inbound, *, on_stored: Callable[[], object] | None = None
+    ) -> Reply:
+        """Store, identify, carry out and answer one inbound message.  ``on_stored``
+        is called (on the event loop) as soon as the message is in the database —
+        also when it was there already — so a channel may confirm it to its server."""
         couriers = dict(self.couriers)
-        reply, claimed, wake = await asyncio.to_thread(self._receive_sync, msg, frozenset(couriers))
+        stored_cb = None
+        if on_stored is not None:
+            loop = asyncio.get_running_loop()
+
+            def stored_cb() -> None:
+                loop.call_soon_threadsafe(on_stored)
+
+        reply, claimed, wake = await asyncio.to_thread(
+            self._receive_sync, msg, frozenset(couriers), stored_cb
+        )
         for item in claimed:  # committed and claimed: deliver now, not at the next pass
             couriers[item.channel](item)
         if wake:
@@ -136,7 +149,7 @@ class GameService:
         return reply
 
     def _receive_sync(
-        self, msg: Inbound, express: frozenset[str]
+        self, msg: Inbound, express: frozenset[str], on_stored: Callable[[], None] | None = None
     ) -> tuple[Reply, list[OutboxItem], bool]:
         """Both transactions of ``receive`` in one worker thread: the message is
         committed before it is read, then worked on and answered in a second one.
@@ -145,6 +158,8 @@ class GameService:
         # Not the ORM: one INSERT … ON CONFLICT DO NOTHING is the whole first step.
         with self.db.connection() as conn:
             stored = inbound.store(conn, msg)
+        if on_stored is not None:
+            on_stored()
         if stored is None:
             return Reply("duplicate", t("duplicate", self.settings.lang)), [], False
         try:

@@ -9,8 +9,11 @@ Only service notices (members joining, pins, new topics) are not messages.
 The service queues its answer in the outbox (and wakes the outbox worker
 through its listeners); ``on_reply`` is an optional hook that sees every
 reply. The game of the reply is remembered, so that later updates of the same
-game are processed one at a time (:mod:`bot.telegram.ordering`). If the
-service itself fails, the sender gets a short apology straight away.
+game are processed one at a time (:mod:`bot.telegram.ordering`). The poller's
+tracker hears when the service has stored the message (only then is the
+update confirmed to Telegram, :mod:`bot.telegram.poller`). If the service
+fails after storing it, the sender gets a short apology straight away; if it
+could not even store it, nothing is said: the update is fetched again.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from bot.service.api import Inbound, Reply
 
 from .inbound import command_text, to_inbound
 from .ordering import GameIndex
+from .poller import UpdateTracker
 
 __all__ = ["APOLOGY", "Receiver", "UpdateHandlers", "user_lang"]
 
@@ -40,9 +44,12 @@ APOLOGY = {
 
 
 class Receiver(Protocol):
-    """The part of the game service the handlers use."""
+    """The part of the game service the handlers use: ``on_stored`` is called
+    once the message is in the database (before it is worked on)."""
 
-    async def receive(self, msg: Inbound) -> Reply: ...
+    async def receive(
+        self, msg: Inbound, *, on_stored: Callable[[], object] | None = None
+    ) -> Reply: ...
 
 
 def user_lang(user: User | None) -> str:
@@ -60,10 +67,12 @@ class UpdateHandlers:
         index: GameIndex,
         *,
         on_reply: Callable[[Reply], object] | None = None,
+        tracker: UpdateTracker | None = None,
     ) -> None:
         self.service = service
         self.index = index
         self.on_reply = on_reply
+        self.tracker = tracker or UpdateTracker()
 
     def install(self, application: Application) -> None:  # type: ignore[type-arg]
         messages = (
@@ -85,10 +94,21 @@ class UpdateHandlers:
         if text is None:  # a command for another bot in a group
             return
         inbound = to_inbound(update, text)
+        stored = False
+
+        def on_stored() -> None:
+            nonlocal stored
+            stored = True
+            self.tracker.stored(update.update_id)
+
         try:
-            reply = await self.service.receive(inbound)
+            reply = await self.service.receive(inbound, on_stored=on_stored)
         except Exception:
-            # The service keeps what it stored; the player learns to resend.
+            if not stored:  # not in the database: not confirmed, fetched again
+                log.exception("telegram message not stored", external_id=inbound.external_id)
+                self.tracker.stored(update.update_id, ok=False)
+                return
+            # Stored: it is worked on again later (GameService.recover); say so now.
             log.exception("telegram message not processed", external_id=inbound.external_id)
             await self._apologise(context.bot, message, user)
             return

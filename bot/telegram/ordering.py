@@ -163,6 +163,8 @@ class OrderedUpdateProcessor(BaseUpdateProcessor):
         self,
         key_of: Callable[[object], Iterable[str]],
         max_concurrent_updates: int = 32,
+        *,
+        on_done: Callable[[object], object] | None = None,
     ) -> None:
         # PTB's own limit is taken before our turn comes: keep it out of the way and
         # limit only the updates whose turn it is (else waiters could hold every slot).
@@ -171,6 +173,7 @@ class OrderedUpdateProcessor(BaseUpdateProcessor):
         self._sequencer = KeyedSequencer()
         self._slots = asyncio.Semaphore(max_concurrent_updates)
         self._admitted: dict[int, tuple[object, Ticket]] = {}
+        self._on_done = on_done  # the poller's tracker: this update is handled
         self.queue = OrderedUpdateQueue(self)
 
     @property
@@ -195,6 +198,8 @@ class OrderedUpdateProcessor(BaseUpdateProcessor):
                 and inspect.getcoroutinestate(coroutine) == "CORO_CREATED"
             ):
                 coroutine.close()  # cancelled while waiting its turn: never started
+            elif self._on_done is not None:
+                self._on_done(update)
 
     async def initialize(self) -> None:
         """Nothing to set up."""

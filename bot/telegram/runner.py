@@ -6,7 +6,9 @@ processor) and runs it as one task among the service's others: ``start()``
 initializes it, registers the command menus, starts it and starts long
 polling (or the webhook server when ``telegram.mode = "webhook"``);
 ``stop()`` undoes all that. ``run_polling`` is not used: it would own the
-process and its signals.
+process and its signals, and PTB's ``Updater`` confirms updates to Telegram
+before they are stored; long polling is :class:`~bot.telegram.poller.UpdatePoller`
+(an update is confirmed only once stored).
 
 The bot token never reaches a log: the URLs httpx and PTB log carry it, so a
 filter scrubs it from their records for as long as the runner runs.
@@ -14,23 +16,29 @@ filter scrubs it from their records for as long as the runner runs.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import os
 import secrets
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from urllib.parse import urlsplit
 
+from telegram import Update
 from telegram.ext import Application, ApplicationBuilder, ExtBot
 
 from bot.config import TelegramConfig
 from bot.logging import REDACTED, get_logger
 from bot.service.api import Reply
+from bot.service.ports import Clock
 
 from .channel import Diagrams, TelegramChannel
 from .commands import register_commands
 from .handlers import Receiver, UpdateHandlers
 from .ordering import GameIndex, OrderedUpdateProcessor
 from .pacing import FloodLimits, FloodPacer
+from .poller import UpdatePoller, UpdateTracker
 
 __all__ = ["ALLOWED_UPDATES", "TelegramRunner", "TokenFilter", "file_url_for"]
 
@@ -100,6 +108,9 @@ class TelegramRunner:
         diagrams: Diagrams = "album",
         on_reply: Callable[[Reply], object] | None = None,
         on_username: Callable[[str], object] | None = None,
+        on_mark: Callable[[datetime], object] | None = None,
+        on_conflict: Callable[[str], object] | None = None,
+        clock: Clock | None = None,
     ) -> None:
         if config.token is None or not config.token.get_secret_value().strip():
             raise ValueError("telegram.token is required to run the bot")
@@ -114,7 +125,12 @@ class TelegramRunner:
         self._filtered = self._filter.attach()
         self.index = GameIndex()
         self.pacer = FloodPacer(limits)
-        self.processor = OrderedUpdateProcessor(self.index.update_keys, max_concurrent_updates)
+        self.tracker = UpdateTracker()
+        self.processor = OrderedUpdateProcessor(
+            self.index.update_keys,
+            max_concurrent_updates,
+            on_done=lambda u: self.tracker.finished(u.update_id) if isinstance(u, Update) else None,
+        )
         builder = (
             ApplicationBuilder()
             .token(self._token)
@@ -123,16 +139,29 @@ class TelegramRunner:
             .concurrent_updates(self.processor)
             .job_queue(None)
         )
+        if config.mode != "webhook":
+            builder = builder.updater(None)  # our poller, not PTB's (see the module doc)
         if config.base_url:
             builder = builder.base_url(config.base_url)
             file_url = file_url_for(config.base_url)
             if file_url is not None:
                 builder = builder.base_file_url(file_url)
         self.application: Application = builder.build()  # type: ignore[type-arg]
-        self.handlers = UpdateHandlers(service, self.index, on_reply=on_reply)
+        self.handlers = UpdateHandlers(service, self.index, on_reply=on_reply, tracker=self.tracker)
         self.handlers.install(self.application)
         self.channel = TelegramChannel(self.application.bot, diagrams=diagrams)
         self._webhook_secret = secrets.token_urlsafe(32)
+        self.poller = UpdatePoller(
+            self.application.bot,
+            self.application.update_queue,
+            self.tracker,
+            allowed_updates=ALLOWED_UPDATES,
+            timeout=poll_timeout,
+            clock=clock,
+            on_mark=on_mark,
+            on_conflict=on_conflict,
+        )
+        self._polling: asyncio.Task[None] | None = None
 
     @property
     def bot(self) -> ExtBot:  # type: ignore[type-arg]
@@ -160,10 +189,9 @@ class TelegramRunner:
         try:
             await register_commands(self.application.bot, self.game_masters)
             await self.application.start()
-            updater = self.application.updater
-            assert updater is not None
             if self.config.mode == "webhook":
-                assert self.config.webhook_url is not None
+                updater = self.application.updater
+                assert updater is not None and self.config.webhook_url is not None
                 await updater.start_webhook(
                     listen=self.config.webhook_listen,
                     port=self.config.webhook_port,
@@ -173,16 +201,29 @@ class TelegramRunner:
                     allowed_updates=list(ALLOWED_UPDATES),
                 )
             else:
-                await updater.start_polling(
-                    timeout=int(self.poll_timeout),
-                    allowed_updates=list(ALLOWED_UPDATES),
-                )
+                await self.bot.delete_webhook()  # getUpdates answers 409 while one is set
+                self._polling = asyncio.create_task(self.poll(), name="telegram-polling")
         except BaseException:
             await self.stop()
             raise
         log.info("telegram bot started", username=self.username, mode=self.config.mode)
 
+    async def poll(self) -> None:
+        """Long polling until cancelled (the part a leader election would wrap)."""
+        try:
+            await self.poller.run()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("telegram polling stopped")
+            raise
+
     async def stop(self) -> None:
+        polling, self._polling = self._polling, None
+        if polling is not None:
+            polling.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await polling
         application = self.application
         updater = application.updater
         if updater is not None and updater.running:
