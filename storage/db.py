@@ -31,7 +31,7 @@ class DatabaseError(RuntimeError):
     """The database cannot be used as configured (bad URL, unreachable, old schema)."""
 
 
-def _sqlite_engine(url: str, **kw: Any) -> Engine:
+def _sqlite_engine(url: str, *, immediate: bool = True, **kw: Any) -> Engine:
     engine = create_engine(
         url,
         connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000},
@@ -52,7 +52,8 @@ def _sqlite_engine(url: str, **kw: Any) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _begin(conn: Any) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        # Readers (Database.reading) take no write lock: WAL lets them run beside a writer.
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
     return engine
 
@@ -72,14 +73,17 @@ class Database:
             if schema:
                 raise DatabaseError("SQLite has no schemas")
             self.engine = _sqlite_engine(url, echo=echo)
+            self._read_engine = _sqlite_engine(url, immediate=False, echo=echo)
         elif self.dialect == "postgresql":
             connect_args = {"options": f"-csearch_path={schema}"} if schema else {}
             self.engine = create_engine(
                 url, connect_args=connect_args, pool_pre_ping=True, echo=echo
             )
+            self._read_engine = self.engine
         else:
             raise DatabaseError(f"unsupported database {self.dialect!r}: use sqlite or postgresql")
         self._sessions = sessionmaker(self.engine, class_=Session, expire_on_commit=False)
+        self._readers = sessionmaker(self._read_engine, class_=Session, expire_on_commit=False)
 
     @property
     def is_sqlite(self) -> bool:
@@ -92,6 +96,16 @@ class Database:
             yield session
 
     @contextmanager
+    def reading(self) -> Iterator[Session]:
+        """A session that only reads and is always rolled back: on SQLite it holds
+        no write lock (work that needs no lock — parsing a message — runs here)."""
+        with self._readers() as session:
+            try:
+                yield session
+            finally:
+                session.rollback()
+
+    @contextmanager
     def connection(self) -> Iterator[Connection]:
         """A bare connection in one transaction, for hot paths that need no ORM
         (storing an inbound message): committed on success, rolled back on error."""
@@ -100,6 +114,8 @@ class Database:
 
     def dispose(self) -> None:
         self.engine.dispose()
+        if self._read_engine is not self.engine:
+            self._read_engine.dispose()
 
     def __repr__(self) -> str:
         return f"Database({make_url(self.url).render_as_string(hide_password=True)!r})"

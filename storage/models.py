@@ -34,6 +34,7 @@ __all__ = [
     "Snapshot",
     "Team",
     "UTCDateTime",
+    "Worker",
     "metadata",
     "utcnow",
 ]
@@ -89,6 +90,9 @@ class Game(SQLModel, table=True):
     started_at: datetime | None = _when(default=None)
     ended_at: datetime | None = _when(default=None)
     end_reason: str | None = None
+    # An order that reached the judge after its round's deadline: "refuse" (said
+    # so, nothing filed) or "next_round" (filed for the next round, and said so).
+    late_orders: str = "refuse"
 
 
 class Team(SQLModel, table=True):
@@ -169,7 +173,10 @@ class InboundMessage(SQLModel, table=True):
     """Every message as it arrived, before anything was made of it."""
 
     __tablename__ = "inbound"
-    __table_args__ = (UniqueConstraint("channel", "external_id"),)
+    __table_args__ = (
+        UniqueConstraint("channel", "external_id"),
+        Index("ix_inbound_status", "status"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     channel: str
@@ -186,6 +193,12 @@ class InboundMessage(SQLModel, table=True):
     member_id: int | None = None
     status: str = "received"  # then the Reply status, or "error"
     error: str | None = Field(default=None, sa_type=Text)
+    # What the channel said besides the text (Inbound.meta, game_hint, reply_ref):
+    # a message stored but not worked on (the process died) is worked on from these.
+    meta: dict[str, Any] | None = Field(default=None, sa_type=JSON)
+    game_hint: str | None = None
+    reply_ref: str | None = None
+    stored_at: datetime | None = _when(default=None)  # when it reached our database
 
 
 class Round(SQLModel, table=True):
@@ -286,6 +299,21 @@ class OutboxRow(SQLModel, table=True):
     sent_at: datetime | None = _when(default=None)
     failed_at: datetime | None = _when(default=None)
     last_error: str | None = Field(default=None, sa_type=Text)
+    # The worker holding the claim (Worker.id): a restarted judge takes back the
+    # claims of a worker that is gone at once, instead of waiting for the lease.
+    claimed_by: str | None = None
+
+
+class Worker(SQLModel, table=True):
+    """A running judge process (its outbox claims name it)."""
+
+    __tablename__ = "workers"
+
+    id: str = Field(primary_key=True)  # "<host>:<pid>:<random>"
+    host: str
+    pid: int
+    started_at: datetime = _when()
+    seen_at: datetime = _when()
 
 
 class Blob(SQLModel, table=True):

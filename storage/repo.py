@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, bindparam, func, insert, inspect, update
+from sqlalchemy import Connection, bindparam, func, insert, inspect, or_, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.util import identity_key
@@ -117,6 +117,14 @@ _FINISH_INBOUND = (
     .values(
         status=bindparam("status"), game_id=bindparam("game_id"), member_id=bindparam("member_id")
     )
+    .execution_options(synchronize_session=False)
+)
+_CLAIM_INBOUND = (
+    update(InboundMessage)
+    .where(
+        col(InboundMessage.id) == bindparam("inbound_id"), col(InboundMessage.status) == "received"
+    )
+    .values(status="working")
     .execution_options(synchronize_session=False)
 )
 _SNAPSHOT = select(Snapshot.state).where(
@@ -253,8 +261,35 @@ def insert_inbound(conn: Connection, values: dict[str, Any]) -> int | None:
 
 _INBOUND_FIELDS = (
     "channel", "external_id", "sender", "chat", "subject", "text", "raw", "received_at",
-    "edit_of", "authenticated",
+    "edit_of", "authenticated", "meta", "game_hint", "reply_ref", "stored_at",
 )  # fmt: skip
+
+
+def claim_inbound(s: Session, inbound_id: int) -> bool:
+    """Take a stored message to work on it, in the transaction that records the
+    outcome: False when another transaction has done so (it is done, or being
+    done: on PostgreSQL this waits for that one).  A rolled-back transaction
+    leaves the message to be worked on again."""
+    result = s.execute(_CLAIM_INBOUND, {"inbound_id": inbound_id})
+    return bool(getattr(result, "rowcount", 0))
+
+
+def unprocessed_inbound(
+    s: Session, *, received_before: datetime | None = None, stored_before: datetime | None = None,
+    limit: int = 100,
+) -> list[InboundMessage]:  # fmt: skip
+    """Stored messages nobody has worked on (a process died, or the database failed
+    between the two steps), oldest first: those that reached their channel before
+    ``received_before`` or our database before ``stored_before``."""
+    stmt = select(InboundMessage).where(InboundMessage.status == "received")
+    when = []
+    if received_before is not None:
+        when.append(col(InboundMessage.received_at) < received_before)
+    if stored_before is not None:
+        when.append(col(InboundMessage.stored_at) < stored_before)
+    if when:
+        stmt = stmt.where(or_(*when))
+    return list(s.exec(stmt.order_by(col(InboundMessage.id)).limit(limit)))
 
 
 def finish_inbound(

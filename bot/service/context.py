@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from sqlmodel import Session
 
@@ -52,6 +53,9 @@ class Tx:
     # worker): replies to them are queued already claimed and collected here.
     express: frozenset[str] = frozenset()
     claimed: list[OutboxItem] = field(default_factory=list)
+    # An order message read and checked before this transaction began (an
+    # ``ordering.OrderPlan``): used if nothing it relied on changed meanwhile.
+    plan: Any = None
 
 
 @dataclass(frozen=True)

@@ -80,6 +80,12 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Пароль для писем сохранён. Пишите его в первой строке письма: пароль: …",
         "E-mail pass phrase saved. Put it on the first line of your messages: passphrase: …",
     ),
+    "passphrase_resend": (
+        "Пароль из этого сообщения не сохранён (судья перезапускался, а пароли он не "
+        "хранит). Пришлите команду ещё раз.",
+        "The pass phrase of this message was not saved (the judge restarted, and it never "
+        "stores pass phrases). Please send the command again.",
+    ),
     "passphrase_usage": (
         "Как пользоваться: /passphrase ФРАЗА (не короче 8 знаков)",
         "Usage: /passphrase PHRASE (8 characters or more)",

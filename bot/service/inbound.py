@@ -7,24 +7,27 @@ is recognised there and changes nothing.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from sqlalchemy import Connection
 
 from storage import repo
-from storage.models import Member
+from storage.models import InboundMessage, Member
 
 from . import commands, members, notify, ordering
-from .api import Inbound, mask_passphrase_command
+from .api import PASSPHRASE_MASK, Inbound, mask_passphrase_command
 from .context import Actor, ServiceError, Tx
 from .gm import Outcome
 from .i18n import lang_or_default, t
 from .notify import Destination
 
-__all__ = ["identify", "process", "reply_destination", "store"]
+__all__ = ["Plan", "from_row", "identify", "plan", "process", "reply_destination", "store"]
 
 
-def store(conn: Connection, msg: Inbound) -> int | None:
+def store(conn: Connection, msg: Inbound, now: datetime | None = None) -> int | None:
     """Insert the raw message; None when it was already received (the unique
-    key on channel and external id decides, also between two racing deliveries)."""
+    key on channel and external id decides, also between two racing deliveries).
+    Everything needed to work on it again is kept (:func:`from_row`)."""
     return repo.insert_inbound(
         conn,
         {
@@ -39,7 +42,30 @@ def store(conn: Connection, msg: Inbound) -> int | None:
             "received_at": msg.received_at,
             "edit_of": msg.edit_of,
             "authenticated": msg.authenticated,
+            "meta": dict(msg.meta) or None,
+            "game_hint": msg.game_hint,
+            "reply_ref": msg.reply_ref,
+            "stored_at": now or datetime.now(UTC),
         },
+    )
+
+
+def from_row(row: InboundMessage) -> Inbound:
+    """The message as its channel handed it over, from what :func:`store` kept."""
+    return Inbound(
+        channel=row.channel,
+        external_id=row.external_id,
+        sender=row.sender,
+        text=row.text,
+        raw=row.raw,
+        received_at=row.received_at,
+        chat=row.chat,
+        game_hint=row.game_hint,
+        edit_of=row.edit_of,
+        reply_ref=row.reply_ref,
+        subject=row.subject,
+        authenticated=row.authenticated,
+        meta={str(k): str(v) for k, v in (row.meta or {}).items()},
     )
 
 
@@ -75,6 +101,33 @@ def identify(tx: Tx, msg: Inbound) -> Actor:
     return Actor(
         identity=f"{msg.channel}:{msg.sender}", member=member, global_gm=global_gm, lang=lang
     )
+
+
+Plan = ordering.OrderPlan
+
+
+def plan(tx: Tx, msg: Inbound) -> Plan | None:
+    """For an order message: its orders read and checked as :func:`process` will
+    file them (``ordering.plan_orders``), in a transaction that takes no lock.
+    None for anything else (commands, refusals) or when it cannot be planned."""
+    if msg.meta.get("ignore") or msg.meta.get("refuse"):
+        return None
+    if commands.parse_command(msg.text) is not None or not msg.text.strip():
+        return None
+    if msg.channel == "email" and not msg.authenticated:
+        return None
+    actor = identify(tx, msg)
+    if actor.member is None and not actor.trusted:
+        return None
+    game = members.choose_game(
+        tx, actor, explicit=None, hint=msg.game_hint, chat=commands.group_chat(msg)
+    )
+    assert game.id is not None
+    replaces = None
+    if msg.edit_of is not None:
+        original = repo.inbound_by_external(tx.s, msg.channel, msg.edit_of)
+        replaces = original.id if original is not None else None
+    return ordering.plan_orders(tx, actor, game.id, msg.text, replaces_message=replaces)
 
 
 def reply_destination(msg: Inbound, actor: Actor) -> Destination | None:
@@ -120,6 +173,9 @@ def _dispatch(
     # answered; an oversized message is refused unread (the answer says why).
     if msg.meta.get("ignore"):
         return Outcome("raw", {"text": ""}, status="ignored")
+    if cmd is not None and cmd.name == "passphrase" and cmd.rest.strip() == PASSPHRASE_MASK:
+        # Worked on after a restart: the phrase was never stored, so it is not known.
+        return Outcome("passphrase_resend", status="refused")
     if msg.meta.get("refuse") == "too_large":
         return Outcome("mail_too_large", {"limit": msg.meta.get("limit", "?")}, status="refused")
     if msg.channel == "email" and not msg.authenticated and not (cmd and cmd.name == "start"):

@@ -26,10 +26,12 @@ from .filing import Order, bundle, store_order
 from .i18n import format_time, t
 
 __all__ = [
+    "OrderPlan",
     "Scope",
     "clear",
     "looks_like_orders",
     "missing_players",
+    "plan_orders",
     "recognised",
     "scope_of",
     "set_ready",
@@ -100,6 +102,60 @@ def _play(tx: Tx, actor: Actor, game_id: int, *, lock: bool = True) -> tuple[Gam
     return game, scope, _open_round(tx, game)
 
 
+@dataclass(frozen=True)
+class OrderPlan:
+    """An order message read and checked outside the write transaction: valid in
+    it only if the round, the writer's scope and the orders on file it was read
+    against are still the same (else it is read again, under the lock)."""
+
+    game_id: int
+    round_id: int
+    scope: Scope
+    text: str
+    lang: str
+    on_file: frozenset[int]  # ids of the current rows it was read against
+    result: ParseResult
+
+    def fits(self, game_id: int, rnd: Round, scope: Scope, text: str, lang: str,
+             rows: list[OrderRow]) -> bool:  # fmt: skip
+        return (self.game_id, self.round_id, self.scope, self.text, self.lang) == (
+            game_id,
+            rnd.id,
+            scope,
+            text,
+            lang,
+        ) and self.on_file == frozenset(r.id for r in rows if r.id is not None)
+
+
+def _parse(
+    tx: Tx, game: Game, rnd: Round, scope: Scope, text: str, lang: str, rows: list[OrderRow]
+) -> ParseResult:
+    return parse_message(
+        text,
+        state=rounds.load_state(tx, rnd),
+        ruleset=rounds.ruleset_of(game),
+        side=scope.side,
+        lang=lang,
+        controllable=scope.numbers,
+        dragon_allowed=scope.dragon,
+        on_file=_sheet_orders(rows),
+    )
+
+
+def plan_orders(
+    tx: Tx, actor: Actor, game_id: int, text: str, *, replaces_message: int | None = None
+) -> OrderPlan:
+    """Read ``text`` against the open round as :func:`submit` would, without a lock."""
+    game, scope, rnd = _play(tx, actor, game_id, lock=False)
+    assert game.id is not None and rnd.id is not None
+    rows = repo.current_orders(tx.s, game.id, rnd.number, scope.side)
+    if replaces_message is not None:
+        rows = [r for r in rows if r.message_id != replaces_message]
+    result = _parse(tx, game, rnd, scope, text, actor.lang, rows)
+    ids = frozenset(r.id for r in rows if r.id is not None)
+    return OrderPlan(game.id, rnd.id, scope, text, actor.lang, ids, result)
+
+
 def _sheet_orders(rows: list[OrderRow]) -> RoundOrders:
     return RoundOrders.from_json(rounds.orders_document(rows))
 
@@ -137,16 +193,11 @@ def submit(
         # An edited message takes back what the original carried, then counts afresh.
         repo.supersede(tx.s, [r for r in on_file_rows if r.message_id == replaces_message], tx.now)
         on_file_rows = [r for r in on_file_rows if r.message_id != replaces_message]
-    result = parse_message(
-        text,
-        state=state,
-        ruleset=ruleset,
-        side=scope.side,
-        lang=lang,
-        controllable=scope.numbers,
-        dragon_allowed=scope.dragon,
-        on_file=_sheet_orders(on_file_rows),
-    )
+    plan = tx.plan if isinstance(tx.plan, OrderPlan) else None
+    if plan is not None and plan.fits(game.id, rnd, scope, text, lang, on_file_rows):
+        result = plan.result  # read before the lock, and nothing it relied on changed
+    else:
+        result = _parse(tx, game, rnd, scope, text, lang, on_file_rows)
     if result.round is not None and result.round != rnd.number:
         raise ServiceError("wrong_round", given=result.round, current=rnd.number)
     refused = _refuse_outside_scope(result, scope, lang)
@@ -218,6 +269,11 @@ def looks_like_orders(tx: Tx, actor: Actor, game: Game, text: str) -> bool:
     rnd = rounds.current_round(tx, game)
     if rnd is None:
         return False  # not started: there are no players to order yet
+    plan = tx.plan if isinstance(tx.plan, OrderPlan) else None
+    if plan is not None and (plan.game_id, plan.round_id, plan.scope, plan.text) == (
+        game.id, rnd.id, scope, text,
+    ):  # fmt: skip
+        return recognised(plan.result)
     result = parse_message(
         text,
         state=rounds.load_state(tx, rnd),

@@ -157,15 +157,26 @@ class GameService:
         listeners must hear of it (something else queued, or a command ran)."""
         # Not the ORM: one INSERT … ON CONFLICT DO NOTHING is the whole first step.
         with self.db.connection() as conn:
-            stored = inbound.store(conn, msg)
+            stored = inbound.store(conn, msg, self.clock.now())
         if on_stored is not None:
             on_stored()
         if stored is None:
             return Reply("duplicate", t("duplicate", self.settings.lang)), [], False
+        return self._work(msg, stored, express)
+
+    def _work(
+        self, msg: Inbound, stored: int, express: frozenset[str]
+    ) -> tuple[Reply, list[OutboxItem], bool]:
+        """Work on a stored message and answer it, in one transaction that first
+        claims it (so it is worked on once, even by two processes recovering it)."""
+        plan = self._plan(msg)  # parsing and legality, outside the write transaction
         try:
             with self.db.transaction() as s:
+                if not repo.claim_inbound(s, stored):
+                    return Reply("duplicate", t("duplicate", self.settings.lang)), [], False
                 tx = self._new_tx(s)
                 tx.express = express
+                tx.plan = plan
                 outcome, actor = inbound.process(tx, msg, stored)
                 text, ids = inbound.answer(tx, msg, actor, outcome)
                 repo.finish_inbound(
@@ -183,6 +194,46 @@ class GameService:
             i not in expressed for i in tx.queued
         )
         return reply, tx.claimed, wake
+
+    def _plan(self, msg: Inbound) -> inbound.Plan | None:
+        """Read and check an order message against the stored position, in a read
+        transaction (no lock; on SQLite no write lock either): the write
+        transaction only re-checks that nothing it relied on changed."""
+        try:
+            with self.db.reading() as s:
+                return inbound.plan(self._new_tx(s), msg)
+        except Exception:  # planning is an optimisation: the write transaction decides
+            log.debug("planning an inbound message failed", external_id=msg.external_id)
+            return None
+
+    async def recover(
+        self, *, received_before: datetime | None = None, stored_before: datetime | None = None
+    ) -> int:
+        """Work on stored messages nobody worked on (a process died between storing
+        and answering, or the database failed in between); returns how many.
+        Called at start, before a round is resolved (the messages that reached us
+        before its deadline) and by the scheduler for the ones left behind."""
+        done = 0
+        while True:
+            rows = await self._tx(
+                lambda tx: repo.unprocessed_inbound(
+                    tx.s, received_before=received_before, stored_before=stored_before
+                )
+            )
+            if not rows:
+                break
+            for row in rows:
+                assert row.id is not None
+                log.info("working on a stored message left behind", external_id=row.external_id)
+                try:
+                    await asyncio.to_thread(self._work, inbound.from_row(row), row.id, frozenset())
+                except Exception:  # the database again: the next pass tries once more
+                    log.exception("recovering a stored message failed", inbound_id=row.id)
+                    return done
+                done += 1
+        if done:
+            self._changed()
+        return done
 
     def _failed(self, tx: Tx, msg: Inbound, inbound_id: int, exc: Exception) -> Reply:
         row = tx.s.get(InboundMessage, inbound_id)
