@@ -31,7 +31,7 @@ from bot.service import (
 from storage.db import Database
 from storage.schema import check_schema
 
-__all__ = ["App", "AppError", "Part", "build_app", "serve"]
+__all__ = ["App", "AppError", "Part", "build_app", "catch_up", "serve"]
 
 log = get_logger(__name__)
 
@@ -102,13 +102,28 @@ def build_app(config: Config, *, clock: Clock | None = None) -> App:
         mail = _adapter("bot.mail.adapter", "imap")
         adapter = mail.MailAdapter(service, mail.MailPolicy.from_config(config.mail))
         reader = imap.ImapInbound(
-            config.imap, adapter.handle, max_message_bytes=config.mail.max_message_bytes
-        )
+            config.imap, adapter.handle, max_message_bytes=config.mail.max_message_bytes,
+            on_mark=lambda until: service.watermarks.advance("email", until), now=clock.now,
+        )  # fmt: skip
+        service.watermarks.expect("email", reader.refresh)
         parts.append(Part("imap", run=reader.run, stop=reader.close))
     scheduler = DeadlineScheduler(service.run_due, clock)
     worker = OutboxWorker(service, channels, clock)
     service.listeners += [scheduler.wake, worker.wake]
     return App(config, db, service, channels, scheduler, worker, parts)
+
+
+async def catch_up(app: App) -> None:
+    """Before the channels and the deadlines start: take back the outbox claims of
+    judge processes that are gone, and work on messages they stored but never
+    worked on.  Overdue rounds wait for the channels' backlog (the watermark
+    counts from now), so every order that reached us in time counts."""
+    service = app.service
+    service.watermarks.started_at = service.clock.now()
+    taken = await app.worker.take_over()
+    recovered = await service.recover()
+    if taken or recovered:
+        log.info("caught up after a restart", outbox_claims=taken, messages=recovered)
 
 
 async def serve(app: App, stop: asyncio.Event | None = None) -> None:
@@ -121,6 +136,7 @@ async def serve(app: App, stop: asyncio.Event | None = None) -> None:
     started: list[Part] = []
     tasks: list[asyncio.Task[Any]] = []
     try:
+        await catch_up(app)
         for part in app.parts:
             if part.start is not None:
                 await part.start()

@@ -110,6 +110,7 @@ class GameConfig(_Section):
     default_ruleset: str = Field(default="classic", min_length=1)
     report_language: Literal["ru", "en"] = "ru"
     reminder_minutes: int = Field(default=180, ge=0, le=10_080)
+    deadline_grace_seconds: int = Field(default=120, ge=0, le=86_400)
 
     @field_validator("timezone")
     @classmethod

@@ -346,17 +346,17 @@ def resolved_rounds(s: Session, game_id: int) -> list[Round]:
     return list(s.exec(stmt.order_by(col(Round.number))))
 
 
-def due_rounds(s: Session, now: datetime) -> list[tuple[int, int]]:
-    """(game id, round id) of open rounds of running games that are due: the
-    deadline has passed or both teams said they are ready.  Oldest first."""
+def due_rounds(s: Session, now: datetime) -> list[tuple[int, int, datetime]]:
+    """(game id, round id, deadline) of open rounds of running games that are due:
+    the deadline has passed or both teams said they are ready.  Oldest first."""
     stmt = (
-        select(Round.game_id, Round.id)
+        select(Round.game_id, Round.id, Round.deadline)
         .join(Game, col(Game.current_round_id) == Round.id)
         .where(Game.status == "running", Round.status == "open")
         .where((col(Round.deadline) <= now) | (Round.ready == "left,right"))
         .order_by(col(Round.deadline), col(Round.id))
     )
-    return [(g, r) for g, r in s.exec(stmt) if r is not None]
+    return [(g, r, d) for g, r, d in s.exec(stmt) if r is not None]
 
 
 def reminder_rounds(s: Session, remind_from: datetime) -> list[tuple[int, int]]:
@@ -527,8 +527,9 @@ def copy_pictures(s: Session, outbox_id: int, pictures: str) -> bool:
 
 
 def claim_outbox(
-    s: Session, channel: str, now: datetime, limit: int, lease_until: datetime
-) -> list[OutboxRow]:
+    s: Session, channel: str, now: datetime, limit: int, lease_until: datetime,
+    *, owner: str | None = None,
+) -> list[OutboxRow]:  # fmt: skip
     """Take up to ``limit`` due items of ``channel``: each gets one more attempt
     and is hidden until ``lease_until`` (so a worker that dies mid-delivery
     leaves it to be retried, and two workers never take the same item)."""
@@ -544,6 +545,7 @@ def claim_outbox(
     for row in rows:
         row.attempts += 1
         row.next_try_at = lease_until
+        row.claimed_by = owner
         s.add(row)
     s.flush()
     return rows

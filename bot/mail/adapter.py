@@ -108,11 +108,19 @@ class MailAdapter:
         """Sink of the IMAP loop: one fetched message."""
         fallback = f"uid:{mail.uidvalidity}:{mail.uid}"
         oversized = mail.truncated or mail.size > self.policy.max_message_bytes
-        return await self.handle_raw(mail.raw, fallback_id=fallback, oversized=oversized)
+        return await self.handle_raw(
+            mail.raw, fallback_id=fallback, oversized=oversized, arrived=mail.arrived
+        )
 
-    async def handle_raw(self, raw: bytes, *, fallback_id: str, oversized: bool = False) -> Reply:
-        """Read ``raw`` and hand it to the service; returns the service's reply."""
+    async def handle_raw(
+        self, raw: bytes, *, fallback_id: str, oversized: bool = False,
+        arrived: datetime | None = None,
+    ) -> Reply:  # fmt: skip
+        """Read ``raw`` and hand it to the service; returns the service's reply.
+        ``arrived`` (the mailbox's INTERNALDATE) is the time the message counts by —
+        never its Date header, which the sender writes; without it, now."""
         now = self._now()
+        counts_from = arrived or now
         limit = self.policy.max_message_bytes
         mail = read_message(raw, max_bytes=0 if oversized else limit)
         sender = mail.from_address or ""
@@ -138,7 +146,7 @@ class MailAdapter:
             text = f"/passphrase {mail.new_passphrase}"
         external_id = mail.message_id or fallback_id
         reply = await self._service.receive(
-            self._inbound(mail, external_id, sender, text, raw, now, verdict, meta)
+            self._inbound(mail, external_id, sender, text, raw, counts_from, verdict, meta)
         )
         _log.info(
             "mail received", external_id=external_id, sender=sender, status=reply.status,
@@ -146,7 +154,10 @@ class MailAdapter:
         )  # fmt: skip
         if reply.status == "duplicate":
             return reply
-        if sender and not verdict.authenticated and "ignore" not in meta:
+        too_large = meta.get("refuse") == "too_large"
+        if sender and not verdict.authenticated and "ignore" not in meta and not too_large:
+            # A mail refused for its size was never read for its pass phrase: it is
+            # no failed attempt (the sender is told about the size, nothing else).
             await self._count_failure(sender, now, verdict)
         first_phrase = mail.new_passphrase or mail.passphrase
         if (
@@ -161,7 +172,7 @@ class MailAdapter:
             await self._service.receive(
                 self._inbound(
                     mail, f"{external_id}#passphrase", sender, f"/passphrase {first_phrase}",
-                    raw, now, _Verdict(verdict.member, True, "invitation"), {"auth": "invitation"},
+                    raw, counts_from, _Verdict(verdict.member, True, "invitation"), {"auth": "invitation"},
                 )
             )  # fmt: skip
         return reply

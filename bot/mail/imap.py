@@ -23,15 +23,24 @@ connection and the loop reconnects with exponential backoff; IDLE is renewed
 every ``idle_renew_seconds`` (it does not notice a dead connection by itself),
 and without IDLE the mailbox is polled (NOOP first, so Dovecot shows the
 newest message in the same poll).
+
+**Read until** (the deadline watermark): a pass that started at *T* (before
+its NOOP and SEARCH) and handed every message it found to the sink has read
+everything that reached the mailbox before *T*; the loop says so through
+``on_mark``.  :meth:`ImapInbound.refresh` ends an IDLE (or a poll's sleep)
+at once so that such a pass starts now.  Each message carries its
+INTERNALDATE — when it reached our mailbox — which is the time it counts by.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import ssl
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from aioimaplib import aioimaplib
@@ -55,6 +64,7 @@ class FetchedMail:
     raw: bytes  # the whole message, or only its header when ``truncated``
     size: int  # RFC822.SIZE as the server reports it
     truncated: bool = False  # over the size limit: only the header was fetched
+    arrived: datetime | None = None  # INTERNALDATE: when it reached the mailbox
 
 
 MailSink = Callable[[FetchedMail], Awaitable[object]]
@@ -89,6 +99,8 @@ class ImapInbound:
         backoff_max: float = 300.0,
         use_idle: bool = True,
         max_attempts: int = 3,
+        on_mark: Callable[[datetime], object] | None = None,
+        now: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
         if not config.host or not config.username or config.password is None:
             raise ValueError("imap.host, imap.username and imap.password are required")
@@ -108,6 +120,10 @@ class ImapInbound:
         self._lost = asyncio.Event()
         self._uidvalidity = 0
         self._move = False
+        self._on_mark = on_mark
+        self._now = now
+        self._refresh = asyncio.Event()
+        self.read_until: datetime | None = None
         # Counters for tests, logs and the benchmark.
         self.connections = 0
         self.handed_over = 0
@@ -145,6 +161,11 @@ class ImapInbound:
                     delay = min(self._backoff_max, delay * 2)
         finally:
             await self.close()
+
+    def refresh(self, after: datetime) -> None:
+        """Look at the mailbox now unless a pass started at or after ``after``."""
+        if self.read_until is None or self.read_until < after:
+            self._refresh.set()
 
     async def check_once(self) -> int:
         """Connect if needed and hand over every new message; returns how many."""
@@ -237,11 +258,16 @@ class ImapInbound:
 
     async def _wait_for_news(self, limit: float | None = None) -> None:
         """Wait for new mail, at most ``limit`` seconds when given."""
+        if self._refresh.is_set():
+            return
         if self._idle_ok:
             await self._idle(limit)
         else:
             poll = self._config.poll_interval_seconds
-            await asyncio.sleep(poll if limit is None else min(poll, limit))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(
+                    self._refresh.wait(), poll if limit is None else min(poll, limit)
+                )
 
     async def _idle(self, limit: float | None = None) -> None:
         """IDLE until the server reports a change, it is time to renew, or ``limit``."""
@@ -254,10 +280,10 @@ class ImapInbound:
         try:
             while True:
                 left = deadline - loop.time()
-                if left <= 0:
+                if left <= 0 or self._refresh.is_set():
                     break
-                push = await self._call(imap.wait_server_push(timeout=left + 5), timeout=left + 10)
-                if push == aioimaplib.STOP_WAIT_SERVER_PUSH:
+                push = await self._push_or_refresh(left)
+                if push is None or push == aioimaplib.STOP_WAIT_SERVER_PUSH:
                     break
                 if any(b"EXISTS" in bytes(line) for line in push if isinstance(line, bytes)):
                     break  # "* OK Still here" keep-alives are not news
@@ -266,11 +292,38 @@ class ImapInbound:
         imap.idle_done()
         await self._call(idle)
 
+    async def _push_or_refresh(self, left: float) -> Any:
+        """The server's next push during IDLE, or None when asked to look now."""
+        push = asyncio.ensure_future(
+            self._call(self._imap.wait_server_push(timeout=left + 5), timeout=left + 10)
+        )
+        refresh = asyncio.ensure_future(self._refresh.wait())
+        try:
+            await asyncio.wait({push, refresh}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            refresh.cancel()
+            if not push.done():
+                push.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await push
+        return push.result() if push.done() and not push.cancelled() else None
+
     async def process_new(self) -> int:
         """Hand every new message to the sink, then mark it; returns how many went through.
 
-        A message the sink raises on stays unmarked (see the module's doc).
+        A message the sink raises on stays unmarked (see the module's doc).  A pass
+        after which nothing waits moves ``read_until`` to its start.
         """
+        started = self._now()
+        self._refresh.clear()
+        handed = await self._process_new()
+        if not self._failures and (self.read_until is None or started > self.read_until):
+            self.read_until = started
+            if self._on_mark is not None:
+                self._on_mark(started)
+        return handed
+
+    async def _process_new(self) -> int:
         imap = self._imap
         await self._call(imap.noop())  # Dovecot refreshes its view at the end of a command
         criterion = "UNDELETED" if self._move else "UNSEEN"
@@ -281,16 +334,17 @@ class ImapInbound:
         self._failures = {k: v for k, v in self._failures.items() if k in waiting}
         handed = 0
         for chunk in imapwire.chunks(uids, 200):
-            sizes = await self._sizes(chunk)
+            sizes, arrivals = await self._sizes(chunk)
             for batch in self._batches([uid for uid in chunk if uid in sizes], sizes):
-                handed += await self._fetch_batch(batch, sizes)
+                handed += await self._fetch_batch(batch, sizes, arrivals)
         return handed
 
-    async def _sizes(self, uids: list[int]) -> dict[int, int]:
+    async def _sizes(self, uids: list[int]) -> tuple[dict[int, int], dict[int, datetime]]:
         response = await self._ok(
-            self._imap.uid("fetch", imapwire.uid_set(uids), "(UID RFC822.SIZE)"), "UID FETCH size"
+            self._imap.uid("fetch", imapwire.uid_set(uids), "(UID RFC822.SIZE INTERNALDATE)"),
+            "UID FETCH size",
         )
-        return imapwire.parse_sizes(response.lines)
+        return imapwire.parse_sizes(response.lines), imapwire.parse_arrivals(response.lines)
 
     def _batches(self, uids: list[int], sizes: dict[int, int]) -> list[list[int]]:
         batches: list[list[int]] = []
@@ -313,7 +367,9 @@ class ImapInbound:
     def _fetch_size(self, size: int) -> int:
         return 10_000 if self._too_large(size) else size
 
-    async def _fetch_batch(self, batch: list[int], sizes: dict[int, int]) -> int:
+    async def _fetch_batch(
+        self, batch: list[int], sizes: dict[int, int], arrivals: dict[int, datetime]
+    ) -> int:
         whole = [uid for uid in batch if not self._too_large(sizes[uid])]
         heads = [uid for uid in batch if self._too_large(sizes[uid])]
         fetched: dict[int, bytes] = {}
@@ -331,8 +387,9 @@ class ImapInbound:
             if uid not in fetched:
                 continue  # expunged meanwhile, or a response we could not read: next time
             mail = FetchedMail(
-                uid, self._uidvalidity, fetched[uid], sizes[uid], self._too_large(sizes[uid])
-            )
+                uid, self._uidvalidity, fetched[uid], sizes[uid], self._too_large(sizes[uid]),
+                arrivals.get(uid),
+            )  # fmt: skip
             try:
                 await self._sink(mail)
             except Exception as exc:

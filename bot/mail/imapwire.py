@@ -12,6 +12,7 @@ import re
 import ssl
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from aioimaplib import aioimaplib
@@ -21,6 +22,7 @@ __all__ = [
     "FetchedPart",
     "chunks",
     "imap_quote",
+    "parse_arrivals",
     "parse_fetch",
     "parse_search",
     "parse_sizes",
@@ -33,6 +35,7 @@ _FETCH_START = re.compile(rb"^\d+ FETCH \(")
 _UID = re.compile(rb"\bUID (\d+)")
 _SIZE = re.compile(rb"\bRFC822\.SIZE (\d+)")
 _UIDVALIDITY = re.compile(rb"\[UIDVALIDITY (\d+)\]")
+_INTERNALDATE = re.compile(rb'\bINTERNALDATE "([^"]+)"')
 _ATOM = re.compile(r"[A-Za-z0-9_./-]+")
 _EXISTS = re.compile(rb"^\* \d+ EXISTS")
 
@@ -113,6 +116,21 @@ def parse_sizes(lines: Sequence[object]) -> dict[int, int]:
         if _FETCH_START.match(line) and uid and size:
             sizes[int(uid[1])] = int(size[1])
     return sizes
+
+
+def parse_arrivals(lines: Sequence[object]) -> dict[int, datetime]:
+    """``{uid: INTERNALDATE}`` (when the message reached the mailbox, aware UTC) from a
+    ``UID FETCH … (UID INTERNALDATE …)`` response; unreadable dates are left out."""
+    found = {}
+    for line in _lines(lines):
+        uid, date = _UID.search(line), _INTERNALDATE.search(line)
+        if _FETCH_START.match(line) and uid and date:
+            try:
+                when = datetime.strptime(date[1].decode("ascii").strip(), "%d-%b-%Y %H:%M:%S %z")
+            except ValueError:
+                continue
+            found[int(uid[1])] = when.astimezone(UTC)
+    return found
 
 
 def parse_fetch(lines: Sequence[object]) -> list[FetchedPart]:

@@ -48,6 +48,7 @@ ALIASES = {
     "готовы": "ready", "ждать": "wait", "статус": "status", "помощь": "help",
     "правила": "rules", "проверить": "verify", "язык": "lang", "старт": "start",
     "игра": "game", "пароль": "passphrase", "sheet": "orders", "language": "lang",
+    "опоздавшие": "lateorders",
 }  # fmt: skip
 
 _COMMAND = re.compile(r"\s*/(\w+)(?:@\w+)?(.*)", re.DOTALL)
@@ -321,6 +322,13 @@ def _deadline(r: Request) -> Outcome:
     return gm.set_deadline(r.tx, r.actor, game_id, schedule, zone)
 
 
+def _lateorders(r: Request) -> Outcome:
+    game_id, args = r.game_id()
+    if len(args) != 1:
+        raise ServiceError("usage", usage="/lateorders refuse|next")
+    return gm.set_late_orders(r.tx, r.actor, game_id, args[0])
+
+
 def _simple(action: Callable[[Tx, Actor, int], Outcome]) -> Callable[[Request], Outcome]:
     def handler(r: Request) -> Outcome:
         game_id, _ = r.game_id()
@@ -415,6 +423,7 @@ GM_COMMANDS: dict[str, Callable[[Request], Outcome]] = {
     "addplayer": _addplayer,
     "invite": _invite,
     "deadline": _deadline,
+    "lateorders": _lateorders,
     "startgame": _simple(gm_setup.start),
     "pause": _pause,
     "resume": _simple(gm.resume),

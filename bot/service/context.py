@@ -56,6 +56,8 @@ class Tx:
     # An order message read and checked before this transaction began (an
     # ``ordering.OrderPlan``): used if nothing it relied on changed meanwhile.
     plan: Any = None
+    # The worker process that claims outbox items in this transaction (Worker.id).
+    owner: str | None = None
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,10 @@
 
 A game's schedule is one or more local wall-clock times a day ("21:00" or
 "09:00,21:00") in its time zone; ``zoneinfo`` turns them into UTC instants, so
-a deadline stays at 21:00 local across daylight-saving changes.
+a deadline stays at 21:00 local across daylight-saving changes.  A fast game
+(a live session, a rehearsal, the reliability trials) may instead have a
+deadline every few minutes or seconds: "every 10m", "every 30s" ("каждые 10м"),
+counted from midnight UTC.
 """
 
 from __future__ import annotations
@@ -22,8 +25,10 @@ __all__ = [
     "ScheduleError",
     "format_schedule",
     "next_deadline",
+    "normalize_schedule",
     "parse_schedule",
     "parse_zone",
+    "schedule_interval",
 ]
 
 log = get_logger(__name__)
@@ -53,6 +58,30 @@ def format_schedule(times: tuple[time, ...]) -> str:
     return ",".join(t.strftime("%H:%M") for t in times)
 
 
+_EVERY = re.compile(r"(?:every|каждые|каждую|каждый)\s*(\d+)\s*(s|sec|с|m|min|м|мин|h|ч)\.?", re.I)
+_UNITS = {"s": 1, "sec": 1, "с": 1, "m": 60, "min": 60, "м": 60, "мин": 60, "h": 3600, "ч": 3600}
+MIN_INTERVAL = timedelta(seconds=5)
+
+
+def schedule_interval(text: str) -> timedelta | None:
+    """The period of an "every 30s" schedule; None for a daily one."""
+    match = _EVERY.fullmatch(text.strip())
+    if match is None:
+        return None
+    step = timedelta(seconds=int(match[1]) * _UNITS[match[2].lower()])
+    if step < MIN_INTERVAL or step > timedelta(days=1):
+        raise ScheduleError("a deadline every 5 seconds at the least, once a day at the most")
+    return step
+
+
+def normalize_schedule(text: str) -> str:
+    """The stored form of a schedule: ``"09:00,21:00"`` or ``"every 30s"``."""
+    step = schedule_interval(text)
+    if step is not None:
+        return f"every {int(step.total_seconds())}s"
+    return format_schedule(parse_schedule(text))
+
+
 def parse_zone(name: str) -> ZoneInfo:
     try:
         return ZoneInfo(name.strip())
@@ -62,6 +91,11 @@ def parse_zone(name: str) -> ZoneInfo:
 
 def next_deadline(after: datetime, zone: str, schedule: str) -> datetime:
     """The first scheduled instant strictly after ``after`` (aware), in UTC."""
+    step = schedule_interval(schedule)
+    if step is not None:
+        midnight = after.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+        periods = (after - midnight) // step + 1
+        return midnight + periods * step
     tz = parse_zone(zone)
     times = parse_schedule(schedule)
     local_day = after.astimezone(tz).date()

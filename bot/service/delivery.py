@@ -29,7 +29,9 @@ log = get_logger(__name__)
 def claim(tx: Tx, channel: str, limit: int) -> list[OutboxItem]:
     """Take up to ``limit`` due items of ``channel`` (one more attempt each, hidden
     for the lease) with their attachments, drawing diagrams not drawn yet."""
-    rows = repo.claim_outbox(tx.s, channel, tx.now, limit, tx.now + tx.settings.outbox_lease)
+    rows = repo.claim_outbox(
+        tx.s, channel, tx.now, limit, tx.now + tx.settings.outbox_lease, owner=tx.owner
+    )
     ids = [r.id for r in rows if r.id is not None]
     files = repo.outbox_attachments(tx.s, ids)
     todo = [r for r in rows if r.pictures and r.id not in files]
@@ -83,6 +85,7 @@ def mark_failed(tx: Tx, outbox_id: int, result: DeliveryResult) -> str:
     if row is None or row.state != "pending":
         return row.state if row else "missing"
     row.last_error = result.reason[:2000] or None
+    row.claimed_by = None  # waiting for its retry: nobody's claim
     if result.new_destination:
         _moved(tx, row, result.new_destination)
         row.next_try_at = tx.now

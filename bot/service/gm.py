@@ -15,7 +15,7 @@ from storage.models import Game
 
 from . import notify, rounds
 from .context import Actor, ServiceError, Tx, game_code
-from .deadlines import ScheduleError, format_schedule, parse_schedule, parse_zone
+from .deadlines import ScheduleError, normalize_schedule, parse_zone
 from .filing import store_order
 from .i18n import format_time
 
@@ -96,7 +96,7 @@ def set_deadline(
 ) -> Outcome:
     game = locked_game(tx, actor, game_id, "setup", "running", "paused")
     try:
-        times = format_schedule(parse_schedule(schedule))
+        times = normalize_schedule(schedule)
         zone = timezone or game.timezone
         parse_zone(zone)
     except ScheduleError as exc:
@@ -106,7 +106,7 @@ def set_deadline(
     rnd = rounds.current_round(tx, game)
     params: dict[str, Any] = {"deadlines": times, "timezone": zone}
     if rnd is not None and rnd.status == "open":
-        rnd.deadline = rounds.deadline_after(game, tx.now + tx.settings.min_round_time)
+        rnd.deadline = rounds.deadline_after(game, tx.now + rounds.min_time(tx, game))
         tx.s.add(rnd)
         params["deadline"] = local_time(rnd.deadline, game)
     else:
@@ -114,6 +114,27 @@ def set_deadline(
     record(tx, actor, game, "set_deadline", deadlines=times, timezone=zone)
     notify.announce(tx, game, "deadline_set", **params)
     return Outcome("deadline_set", params, game_id=game.id)
+
+
+LATE_MODES = {
+    "refuse": "refuse", "отказ": "refuse", "no": "refuse", "нет": "refuse",
+    "next": "next_round", "next_round": "next_round", "следующий": "next_round",
+    "дальше": "next_round",
+}  # fmt: skip
+
+
+def set_late_orders(tx: Tx, actor: Actor, game_id: int | None, mode: str) -> Outcome:
+    """What becomes of an order that reached the judge after its round's deadline
+    (and arrives after the results): refused (the default), or filed for the next
+    round; the answer says which, always."""
+    game = locked_game(tx, actor, game_id, "setup", "running", "paused")
+    chosen = LATE_MODES.get(mode.strip().lower())
+    if chosen is None:
+        raise ServiceError("usage", usage="/lateorders refuse|next")
+    game.late_orders = chosen
+    tx.s.add(game)
+    record(tx, actor, game, "set_late_orders", mode=chosen)
+    return Outcome(f"late_orders_{chosen}", {"game": f"DB-{game.id}"}, game_id=game.id)
 
 
 def pause(tx: Tx, actor: Actor, game_id: int | None, reason: str = "") -> Outcome:
@@ -134,7 +155,7 @@ def resume(tx: Tx, actor: Actor, game_id: int | None) -> Outcome:
     if rnd is not None and rnd.status == "open":
         # A deadline that passed during the pause moves on: nobody expected it to fire.
         if rnd.deadline <= tx.now:
-            rnd.deadline = rounds.deadline_after(game, tx.now + tx.settings.min_round_time)
+            rnd.deadline = rounds.deadline_after(game, tx.now + rounds.min_time(tx, game))
             tx.s.add(rnd)
         deadline = local_time(rnd.deadline, game)
     record(tx, actor, game, "resume")

@@ -15,7 +15,7 @@ from storage.models import Game, Invitation, Membership, Player, Team
 
 from . import notify, rounds
 from .context import Actor, ServiceError, Tx, game_code
-from .deadlines import ScheduleError, format_schedule, parse_schedule, parse_zone
+from .deadlines import ScheduleError, normalize_schedule, parse_zone
 from .fairness import new_seed
 from .gm import Outcome, local_time, locked_game, record, side_of
 from .i18n import t
@@ -52,7 +52,7 @@ def create_game(
         rules = load_ruleset(name)
         zone = timezone or tx.settings.timezone
         parse_zone(zone)
-        schedule = format_schedule(parse_schedule(deadlines or tx.settings.deadline))
+        schedule = normalize_schedule(deadlines or tx.settings.deadline)
     except RulesetError as exc:
         raise ServiceError("bad_ruleset", ruleset=name, error=str(exc)) from None
     except ScheduleError as exc:
@@ -212,7 +212,7 @@ def start(tx: Tx, actor: Actor, game_id: int | None) -> Outcome:
     game.started_at = tx.now
     game.setup_seed = seed
     rnd = rounds.open_round(
-        tx, game, state, deadline=rounds.deadline_after(game, tx.now + tx.settings.min_round_time)
+        tx, game, state, deadline=rounds.deadline_after(game, tx.now + rounds.min_time(tx, game))
     )
     record(tx, actor, game, "start", setup_seed=seed)
     notify.announce(

@@ -105,10 +105,12 @@ TEXTS: dict[str, tuple[str, str]] = {
         "/lang ru|en — language, /game DB-N — choose a game, /rules — the rules.",
     ),
     "help_gm": (
-        "Команды судьи: /newgame, /addteam, /addplayer, /invite, /deadline, /startgame, /pause, "
+        "Команды судьи: /newgame, /addteam, /addplayer, /invite, /deadline, /lateorders, "
+        "/startgame, /pause, "
         "/resume, /extend, /resolve, /rollback, /warn, /penalty, /substitute, /endgame, /announce, "
         "/linkchat, /setchannel, /as — см. docs/game-master.md.",
-        "Game-master commands: /newgame, /addteam, /addplayer, /invite, /deadline, /startgame, "
+        "Game-master commands: /newgame, /addteam, /addplayer, /invite, /deadline, /lateorders, "
+        "/startgame, "
         "/pause, /resume, /extend, /resolve, /rollback, /warn, /penalty, /substitute, /endgame, "
         "/announce, /linkchat, /setchannel, /as — see docs/game-master.md.",
     ),
@@ -143,10 +145,27 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Round {round}, orders accepted (due {deadline}):",
     ),
     "too_late": (
-        "Срок приказов на раунд {round} истёк; итоги вот-вот придут. Приказы на следующий "
-        "раунд — после них.",
-        "The deadline of round {round} has passed; the results are on their way. Orders for "
-        "the next round after them, please.",
+        "Срок приказов на раунд {round} истёк ({deadline}): раунд разыгрывается без этого "
+        "сообщения, ничего не записано. Приказы на раунд {next} — после итогов, до "
+        "{next_deadline}.",
+        "The deadline of round {round} has passed ({deadline}): the round is played without "
+        "this message, nothing was saved. Orders for round {next} after the results, due "
+        "{next_deadline}.",
+    ),
+    "late_refused": (
+        "Это сообщение дошло до судьи {arrived}, после срока раунда {played} ({deadline}); "
+        "раунд {played} уже разыгран без него. Ничего не записано. Приказы на раунд {round} "
+        "принимаются до {next_deadline}: пришлите их снова (или с заголовком «Раунд {round}»).",
+        "This message reached the judge at {arrived}, after the deadline of round {played} "
+        "({deadline}); round {played} has been played without it. Nothing was saved. Orders "
+        'for round {round} are due {next_deadline}: send them again (or headed "Round '
+        '{round}").',
+    ),
+    "late_filed": (
+        "Сообщение дошло {arrived}, после срока раунда {played} ({deadline}); по правилам "
+        "этой игры опоздавшие приказы идут в следующий раунд — в раунд {round}.",
+        "The message arrived at {arrived}, after the deadline of round {played} ({deadline}); "
+        "in this game late orders go to the next round — round {round}.",
     ),
     "orders_none_found": (
         "В сообщении нет приказов. Как их писать: /help",
@@ -295,6 +314,16 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Or the invitee sends the judge: /start {code}",
     ),
     "invite_button": ("Приглашение: открыть бота", "Invitation: open the bot"),
+    "late_orders_refuse": (
+        "Игра {game}: приказы, пришедшие после срока своего раунда, отклоняются (с объяснением).",
+        "Game {game}: orders that arrive after their round's deadline are refused (and told why).",
+    ),
+    "late_orders_next_round": (
+        "Игра {game}: приказы, пришедшие после срока своего раунда, идут в следующий раунд "
+        "(ответ это говорит).",
+        "Game {game}: orders that arrive after their round's deadline go to the next round "
+        "(the answer says so).",
+    ),
     "deadline_set": (
         "Игра {game}: срок приказов теперь {deadlines} ({timezone}); срок этого раунда — {deadline}.",
         "Game {game}: orders are now due at {deadlines} ({timezone}); this round is due {deadline}.",
@@ -383,6 +412,22 @@ TEXTS: dict[str, tuple[str, str]] = {
         "пробует снова каждую минуту; можно поставить игру на паузу (/pause).",
         "The round of game {game} cannot be resolved: {error}. It stays open and the judge "
         "tries again every minute; you may pause the game (/pause).",
+    ),
+    "gm_alert_telegram_conflict": (
+        "Telegram отвечает судье «Conflict»: этим ботом опрашивает обновления кто-то ещё "
+        "(второй запущенный судья?). Пока так, сообщения могут читаться не здесь. "
+        "Ответ Telegram: {error}",
+        'Telegram answers the judge "Conflict": someone else is polling updates of this bot '
+        "(a second judge running?). While this lasts, messages may be read elsewhere. "
+        "Telegram said: {error}",
+    ),
+    "gm_alert_channel_lag": (
+        "Раунд {round} игры {game} разыгран, хотя канал {channels} не был прочитан до "
+        "срока: ждали {minutes} мин. Приказы, отправленные через него перед сроком, "
+        "могли не попасть в раунд — проверьте и при необходимости сделайте /rollback.",
+        "Round {round} of game {game} was resolved although {channels} had not been read up "
+        "to the deadline: waited {minutes} min. Orders sent through it just before the "
+        "deadline may have missed the round — check, and /rollback if needed.",
     ),
     "gm_alert_error": (
         "Сбой при обработке сообщения {external_id} ({channel}, от {sender}): {error}",

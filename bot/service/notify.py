@@ -110,6 +110,7 @@ def queue(
     )  # fmt: skip
     if claim:
         row.attempts, row.next_try_at = 1, tx.now + tx.settings.outbox_lease
+        row.claimed_by = tx.owner
     outbox_id = repo.enqueue(tx.s, row, attachments)
     tx.queued.append(outbox_id)
     if claim:

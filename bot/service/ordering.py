@@ -183,11 +183,17 @@ def submit(
     if the service works on it a little later)."""
     game, scope, rnd = _play(tx, actor, game_id)
     assert game.id is not None
-    if game.status == "running" and rnd.deadline <= (received_at or tx.now):
-        raise ServiceError("too_late", round=rnd.number)
+    lang = actor.lang
+    arrived = received_at or tx.now
+    if game.status == "running" and rnd.deadline <= arrived:
+        # The round is being played without it; the next one opens with the results.
+        nxt = rounds.deadline_after(game, rnd.deadline)
+        raise ServiceError(
+            "too_late", round=rnd.number, deadline=format_time(rnd.deadline, game.timezone, lang),
+            next=rnd.number + 1, next_deadline=format_time(nxt, game.timezone, lang),
+        )  # fmt: skip
     state = rounds.load_state(tx, rnd)
     ruleset = rounds.ruleset_of(game)
-    lang = actor.lang
     on_file_rows = repo.current_orders(tx.s, game.id, rnd.number, scope.side)
     if replaces_message is not None:
         # An edited message takes back what the original carried, then counts afresh.
@@ -200,6 +206,7 @@ def submit(
         result = _parse(tx, game, rnd, scope, text, lang, on_file_rows)
     if result.round is not None and result.round != rnd.number:
         raise ServiceError("wrong_round", given=result.round, current=rnd.number)
+    late_note = _late(tx, game, rnd, arrived, result.round, lang)
     refused = _refuse_outside_scope(result, scope, lang)
     cleared = _apply_clears(tx, result, on_file_rows, scope)
     accepted = _accepted(result, scope)
@@ -217,6 +224,8 @@ def submit(
     errors = format_errors(result.errors, lang)
     parts: list[str] = []
     deadline = format_time(rnd.deadline, game.timezone, lang)
+    if late_note and (accepted or cleared):
+        parts.append(late_note)
     if accepted:
         parts.append(t("orders_saved", lang, round=rnd.number, deadline=deadline))
         parts.append(format_orders(bundle(accepted), state=state, ruleset=ruleset, lang=lang))
@@ -234,6 +243,32 @@ def submit(
         else ("partial" if accepted or cleared else "rejected")
     )
     return status, "\n\n".join(p for p in parts if p)
+
+
+def _late(tx: Tx, game: Game, rnd: Round, arrived: datetime, header: int | None, lang: str) -> str:
+    """A message that reached us before the open round existed was meant for the
+    round played since (it arrived after that one's deadline, or was read too late:
+    the game masters were told which channel lagged).  It is never moved to the
+    open round silently: only with a round header naming it, or when the game's
+    ``late_orders`` setting says so — and then the answer says so; else refused.
+    Returns the note for the answer ("" when not late)."""
+    assert game.id is not None
+    if arrived >= rnd.opened_at or header == rnd.number:
+        return ""
+    played = repo.resolved_round(tx.s, game.id, rnd.number - 1)
+    if played is None:
+        return ""
+    zone = game.timezone
+    said = {
+        "played": played.number, "deadline": format_time(played.deadline, zone, lang),
+        "arrived": format_time(arrived, zone, lang), "round": rnd.number,
+        "next_deadline": format_time(rnd.deadline, zone, lang),
+    }  # fmt: skip
+    if game.late_orders != "next_round":
+        error = ServiceError("late_refused")
+        error.params = said
+        raise error
+    return t("late_filed", lang, **said)
 
 
 # Errors that show a line was read as an order, only a wrong one: a flight with

@@ -18,13 +18,16 @@ out at once (paced by the channel) instead of at the next pass of the loop.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Mapping
+from datetime import timedelta
 
 from bot.logging import get_logger
 
 from .api import DeliveryResult, OutboxItem
 from .ports import Channel, Clock, sleep_or_event
 from .service import GameService
+from .workers import new_worker_id
 
 __all__ = ["OutboxWorker"]
 
@@ -40,6 +43,7 @@ class OutboxWorker:
         *,
         batch: int = 20,
         idle_sleep: float = 2.0,
+        heartbeat: float = 30.0,
     ) -> None:
         self.service = service
         self.channels = dict(channels)
@@ -48,6 +52,28 @@ class OutboxWorker:
         self.idle_sleep = idle_sleep
         self._wake = asyncio.Event()
         self._express: set[asyncio.Task[None]] = set()
+        self.worker_id = new_worker_id()
+        self.heartbeat = heartbeat
+        self._registered = False
+
+    async def take_over(self) -> int:
+        """Register, and take back the claims of judge processes that are gone
+        (a worker silent for three heartbeats counts as gone)."""
+        taken = await self.service.take_over(self.worker_id, timedelta(seconds=3 * self.heartbeat))
+        self._registered = True
+        return taken
+
+    async def _beat(self, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            # Real time, not the service's clock: it says the process is alive.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), self.heartbeat)
+            if stop.is_set():
+                return
+            try:
+                await self.service.worker_seen(self.worker_id)
+            except Exception:
+                log.exception("outbox worker heartbeat failed")
 
     def wake(self) -> None:
         """Something was queued: stop idling (hook it to ``GameService.listeners``)."""
@@ -118,9 +144,12 @@ class OutboxWorker:
             log.warning("no channel configured: the outbox is not delivered")
             await stop.wait()
             return
+        if not self._registered:
+            await self.take_over()
         couriers = self.service.couriers
         for name in self.channels:
             couriers[name] = self.hand_over
+        beat = asyncio.create_task(self._beat(stop))
         try:
             await asyncio.gather(*(self.run_channel(name, stop) for name in self.channels))
         finally:
@@ -128,6 +157,12 @@ class OutboxWorker:
                 if couriers.get(name) == self.hand_over:
                     del couriers[name]
             await self._finish_express()
+            beat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await beat
+            with contextlib.suppress(Exception):
+                await self.service.worker_gone(self.worker_id)
+            self._registered = False
 
     async def _finish_express(self, grace: float = 2.0) -> None:
         """Let answers in flight arrive; cut the rest short (their lease brings them back)."""

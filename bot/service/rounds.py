@@ -23,7 +23,7 @@ from storage.models import Game, OrderRow, Round
 
 from . import notify
 from .context import ServiceError, Tx, game_code
-from .deadlines import next_deadline
+from .deadlines import next_deadline, schedule_interval
 from .fairness import Verification, commitment, new_seed, result_digest
 from .i18n import format_time, t
 from .reports import Report, RoundMaterial
@@ -35,6 +35,7 @@ __all__ = [
     "deadline_after",
     "load_state",
     "material",
+    "min_time",
     "open_round",
     "orders_document",
     "report_failure",
@@ -82,6 +83,13 @@ def load_state(tx: Tx, rnd: Round, tick: int = 0) -> MatchState:
     state = MatchState.from_json(data)
     tx.read_positions[key] = state
     return state
+
+
+def min_time(tx: Tx, game: Game) -> timedelta:
+    """The least time a round opened early gets (a fast game's period, if shorter)."""
+    step = schedule_interval(game.deadlines)
+    least = tx.settings.min_round_time
+    return least if step is None else min(least, step)
 
 
 def deadline_after(game: Game, base: datetime) -> datetime:
@@ -193,7 +201,7 @@ def resolve(
     else:
         # Catching up after downtime, the next deadline follows the missed one;
         # a round resolved early still gives the next one some time.
-        base = rnd.deadline if rnd.deadline <= tx.now else tx.now + tx.settings.min_round_time
+        base = rnd.deadline if rnd.deadline <= tx.now else tx.now + min_time(tx, game)
         nxt = open_round(tx, game, result.state, deadline=deadline_after(game, base))
         announce_round_open(tx, game, nxt, dests)
         next_number = nxt.number
@@ -320,7 +328,7 @@ def rollback(tx: Tx, game: Game) -> Round:
         game.ended_at = None
         game.end_reason = None
     before = load_state(tx, last)
-    deadline = deadline_after(game, tx.now + tx.settings.min_round_time)
+    deadline = deadline_after(game, tx.now + min_time(tx, game))
     return open_round(tx, game, before, deadline=deadline)
 
 

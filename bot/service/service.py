@@ -22,7 +22,7 @@ from storage import repo
 from storage.db import Database
 from storage.models import InboundMessage, Member
 
-from . import commands, delivery, gm, gm_setup, inbound, members, notify, rounds
+from . import commands, delivery, gm, gm_setup, inbound, members, notify, rounds, workers
 from .api import DeliveryResult, Inbound, MemberInfo, OutboxItem, Reply
 from .context import Actor, ServiceError, Tx
 from .fairness import Verification
@@ -32,6 +32,7 @@ from .ports import Clock, SystemClock
 from .positions import PositionCache
 from .reports import Reporter
 from .settings import ServiceSettings
+from .watermark import Watermarks
 
 __all__ = ["GameService"]
 
@@ -68,6 +69,13 @@ class GameService:
         # handed over, instead of waiting for the worker to find it.
         self.couriers: dict[str, Callable[[OutboxItem], None]] = {}
         self.positions = PositionCache()
+        # This process as the owner of its outbox claims (set by the running worker).
+        self.owner: str | None = None
+        # How far each channel has been read (the composition root says which
+        # channels take messages); a due round waits for them, at most the grace.
+        self.watermarks = Watermarks(grace=self.settings.deadline_grace)
+        self.watermarks.listeners.append(self._changed)
+        self.waiting_until: datetime | None = None
 
     def learn_bot_username(self, username: str) -> None:
         """The Telegram bot's @username, once it is known: invitations link to it."""
@@ -81,7 +89,7 @@ class GameService:
     def _new_tx(self, s: Session, now: datetime | None = None) -> Tx:
         return Tx(
             s, self.settings, now or self.clock.now(), self.reporter, self.after_engine,
-            positions=self.positions,
+            positions=self.positions, owner=self.owner,
         )  # fmt: skip
 
     def _tx_sync(self, fn: Callable[[Tx], T], now: datetime | None) -> T:
@@ -402,34 +410,82 @@ class GameService:
     async def resolve_due(self, now: datetime | None = None) -> list[rounds.Resolution]:
         """Resolve every round whose deadline has passed, oldest first, each
         exactly once; a game that missed several deadlines catches up one round
-        per deadline.  A game whose resolution fails is skipped this pass."""
+        per deadline.  A game whose resolution fails is skipped this pass.
+
+        A round waits until every channel has read what reached it before the
+        deadline (:mod:`bot.service.watermark`), at most the grace; messages
+        stored before it and not yet worked on are worked on first."""
         when = now or self.clock.now()
         done: list[rounds.Resolution] = []
-        failed: set[int] = set()
+        skipped: set[int] = set()  # failed, or waiting for a channel
+        self.waiting_until = None
         while True:
-            due = [
-                (g, r)
-                for g, r in await self._tx(lambda tx: repo.due_rounds(tx.s, when), when)
-                if g not in failed
-            ]
+            found = await self._tx(lambda tx: repo.due_rounds(tx.s, when), when)
+            due = [(g, r, d) for g, r, d in found if g not in skipped]
             if not due:
                 if done:
                     self._changed()
                 return done
-            for game_id, round_id in due:
+            ready, lagged = self._past_the_watermark(due, when, skipped)
+            if ready:
+                await self.recover(received_before=max(d for _, _, d in ready))
+            for game_id, round_id, _deadline in ready:
                 try:
                     result = await self._tx(
                         partial(rounds.resolve, game_id=game_id, round_id=round_id), when
                     )
                 except Exception as exc:  # an engine bug must not stop the other games
                     log.exception("resolving a round failed", game=game_id, round_id=round_id)
-                    failed.add(game_id)
+                    skipped.add(game_id)
                     await self._tx(
                         partial(rounds.report_failure, game_id=game_id, error=repr(exc)), when
                     )
                     continue
                 if result is not None:
                     done.append(result)
+                    if game_id in lagged:
+                        await self._tell_lag(result.round_number, game_id, lagged[game_id])
+
+    def _past_the_watermark(
+        self, due: list[tuple[int, int, datetime]], when: datetime, skipped: set[int]
+    ) -> tuple[list[tuple[int, int, datetime]], dict[int, list[str]]]:
+        """The due rounds every channel has been read for (or whose grace is over,
+        with the channels that lagged); the others wait (``waiting_until``)."""
+        marks = self.watermarks
+        ready: list[tuple[int, int, datetime]] = []
+        lagged: dict[int, list[str]] = {}
+        for game_id, round_id, deadline in due:
+            if deadline > when or not marks.channels:  # both teams ready: no deadline to wait for
+                ready.append((game_id, round_id, deadline))
+                continue
+            lag = marks.lagging(deadline)
+            if not lag:
+                ready.append((game_id, round_id, deadline))
+                continue
+            give_up = marks.give_up_at(deadline)
+            if when >= give_up:
+                log.warning("resolving although a channel lags", game=game_id, channels=lag)
+                lagged[game_id] = lag
+                ready.append((game_id, round_id, deadline))
+                continue
+            # Ask the readers once the margin is over (a read started earlier proves
+            # nothing); then wait for them (their mark wakes us) or for the grace.
+            wake = deadline + marks.margin
+            if when >= wake:
+                marks.ask(lag, deadline)
+                wake = give_up
+            self.waiting_until = (
+                wake if self.waiting_until is None else min(self.waiting_until, wake)
+            )
+            skipped.add(game_id)
+        return ready, lagged
+
+    async def _tell_lag(self, number: int, game_id: int, channels: list[str]) -> None:
+        await self.alert_game_masters(
+            "gm_alert_channel_lag", game_id, game=f"DB-{game_id}", round=number,
+            channels=", ".join(channels),
+            minutes=max(1, int(self.watermarks.grace.total_seconds() // 60)),
+        )  # fmt: skip
 
     async def send_reminders(self, now: datetime | None = None) -> int:
         when = now or self.clock.now()
@@ -462,7 +518,7 @@ class GameService:
                 if lead > timedelta(0)
                 else []
             )
-            times = [x for x in [deadline, *remind] if x is not None]
+            times = [x for x in [deadline, *remind, self.waiting_until] if x is not None]
             return min(times) if times else None
 
         return await self._tx(upcoming, now)
@@ -490,6 +546,29 @@ class GameService:
         """Claim up to ``limit`` due messages of ``channel`` for delivery (see
         :func:`bot.service.delivery.claim`)."""
         return await self._tx(partial(delivery.claim, channel=channel, limit=limit))
+
+    async def take_over(self, worker_id: str, stale_after: timedelta) -> int:
+        """Register this process as an outbox worker and take back the claims of
+        workers that are gone (:mod:`bot.service.workers`); returns how many."""
+
+        def run(tx: Tx) -> int:
+            me = workers.register(tx.s, worker_id, tx.now)
+            return workers.take_over_dead(tx.s, me, tx.now, stale_after)
+
+        taken = await self._tx(run)
+        self.owner = worker_id
+        if taken:
+            self._changed()
+        return taken
+
+    async def worker_seen(self, worker_id: str) -> None:
+        await self._tx(lambda tx: workers.seen(tx.s, worker_id, tx.now))
+
+    async def worker_gone(self, worker_id: str) -> None:
+        """A clean stop: hand back this worker's claims."""
+        if self.owner == worker_id:
+            self.owner = None
+        await self._tx(lambda tx: workers.release(tx.s, worker_id, tx.now))
 
     async def mark_sent(self, outbox_id: int) -> bool:
         """Record a delivery; False if it was already recorded (never twice)."""

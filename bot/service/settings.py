@@ -26,6 +26,9 @@ class ServiceSettings:
     # one at least this long before its deadline.
     min_round_time: timedelta = timedelta(hours=1)
     invitation_ttl: timedelta = timedelta(days=14)
+    # How long a due round waits for a channel that has not been read until its
+    # deadline (counted from the deadline, or from the start of the process).
+    deadline_grace: timedelta = timedelta(minutes=2)
     outbox_max_attempts: int = 8
     outbox_lease: timedelta = timedelta(minutes=5)
     outbox_backoff_base: float = 30.0  # seconds, doubled per attempt
@@ -52,4 +55,5 @@ class ServiceSettings:
             channel_chat=str(chat) if chat not in (None, "") else None,
             channel_thread=str(thread) if thread is not None else None,
             reminder_before=timedelta(minutes=g.reminder_minutes),
+            deadline_grace=timedelta(seconds=g.deadline_grace_seconds),
         )

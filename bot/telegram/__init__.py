@@ -15,14 +15,17 @@ next to its other tasks, and gives the channel to the outbox worker::
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
 from bot.config import Config
 from bot.service.api import Reply
+from bot.service.watermark import Watermarks
 
 from .channel import TelegramChannel
 from .handlers import Receiver
+from .inbound import CHANNEL
 from .pacing import FloodLimits
 from .runner import TelegramRunner
 
@@ -36,6 +39,18 @@ class LearnsBotName(Protocol):
     def learn_bot_username(self, username: str) -> None: ...
 
 
+@runtime_checkable
+class WaitsForChannels(Protocol):
+    """A service whose rounds wait for the channels to be read (the deadline watermark)."""
+
+    @property
+    def watermarks(self) -> Watermarks: ...
+
+    async def alert_game_masters(
+        self, key: str, game_id: int | None = None, **params: object
+    ) -> tuple[int, ...]: ...
+
+
 def build_telegram(
     config: Config,
     service: Receiver,
@@ -44,11 +59,28 @@ def build_telegram(
 ) -> tuple[TelegramRunner, TelegramChannel]:
     """The bot (to start and stop) and its outbox channel, from the configuration.
     A service that :class:`LearnsBotName` is told the bot's @username at start."""
+    marks = service.watermarks if isinstance(service, WaitsForChannels) else None
     runner = TelegramRunner(
         config.telegram,
         service,
         game_masters=config.game_masters.telegram_ids,
         on_reply=on_reply,
         on_username=service.learn_bot_username if isinstance(service, LearnsBotName) else None,
+        on_mark=(lambda until: marks.advance(CHANNEL, until)) if marks is not None else None,
+        on_conflict=_conflict_alert(service) if isinstance(service, WaitsForChannels) else None,
+        clock=getattr(service, "clock", None),
     )
+    if marks is not None and config.telegram.mode != "webhook":
+        marks.expect(CHANNEL, runner.poller.refresh)
     return runner, runner.channel
+
+
+def _conflict_alert(service: WaitsForChannels) -> Callable[[str], object]:
+    """409 from getUpdates, again and again: another judge polls with this token."""
+
+    def alert(error: str) -> None:
+        asyncio.get_running_loop().create_task(
+            service.alert_game_masters("gm_alert_telegram_conflict", error=error)
+        )
+
+    return alert

@@ -94,6 +94,11 @@ GM_COMMANDS = (
         "ЧЧ:ММ[,ЧЧ:ММ] [Пояс/Зона] — срок раундов",
         "HH:MM[,HH:MM] [Time/Zone] — round deadlines",
     ),
+    MenuCommand(
+        "lateorders",
+        "refuse|next — приказы после срока: отклонять или в следующий раунд",
+        "refuse|next — orders after the deadline: refuse, or the next round",
+    ),
     MenuCommand("startgame", "начать матч", "start the match"),
     MenuCommand("pause", "[ПРИЧИНА] — пауза", "[REASON] — pause"),
     MenuCommand("resume", "продолжить", "resume"),

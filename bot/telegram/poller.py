@@ -133,6 +133,7 @@ class UpdatePoller:
         self._polls: deque[_Poll] = deque()
         self._fetching_since: datetime | None = None
         self._refresh = asyncio.Event()
+        self._quick = False
         self._conflicts = 0
         self.read_until: datetime | None = None
         # Counters for tests and logs.
@@ -143,6 +144,8 @@ class UpdatePoller:
     def refresh(self, after: datetime) -> None:
         """Abandon a ``getUpdates`` started before ``after`` and start a new one now."""
         since = self._fetching_since
+        if since is None or since < after:
+            self._quick = True  # the next call returns at once: nobody waits a long poll
         if since is not None and since < after:
             self._refresh.set()
 
@@ -210,10 +213,11 @@ class UpdatePoller:
     async def _fetch(self, started: datetime) -> list[Update] | None:
         self._refresh.clear()
         self._fetching_since = started
+        timeout, self._quick = (0 if self._quick else int(self._timeout)), False
         call = asyncio.ensure_future(
             self._bot.get_updates(  # type: ignore[attr-defined]
                 offset=self._offset,
-                timeout=int(self._timeout),
+                timeout=timeout,
                 limit=self._limit,
                 allowed_updates=self._allowed,
             )

@@ -125,7 +125,7 @@ def test_due_rounds_follow_deadline_status_and_readiness(db: Database) -> None:
         assert game is not None
         game.status = "paused"
     with db.transaction() as s:
-        assert [g for g, _ in repo.due_rounds(s, T0)] == [past, ready]
+        assert [g for g, _, _ in repo.due_rounds(s, T0)] == [past, ready]
         assert repo.next_deadline(s) == T0 - timedelta(minutes=1)
 
 

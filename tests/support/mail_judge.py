@@ -55,7 +55,7 @@ class MailJudge:
     async def post(self, raw: bytes, handled: int = 1) -> list[Reply]:
         """Deliver ``raw`` to the judge's mailbox; wait until the adapter handled it."""
         before = len(self.replies)
-        self.dovecot.deliver(self.mailbox, raw)
+        self.dovecot.deliver(self.mailbox, raw, at=self.table.clock.now())
         await until(lambda: len(self.replies) >= before + handled)
         return self.replies[before:]
 

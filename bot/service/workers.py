@@ -1,0 +1,88 @@
+"""Judge processes and their outbox claims.
+
+Every running outbox worker has a row in ``workers`` (``<host>:<pid>:<random>``)
+and names it in each claim it takes (``outbox.claimed_by``).  A judge that
+starts takes back at once the claims of workers that are gone — on this host,
+a process id that no longer runs (or is its own: a restarted container often
+gets the same one); anywhere, a worker silent for ``stale_after`` — instead of
+waiting for their lease (5 minutes) to run out.  A worker that stops cleanly
+hands its claims back itself.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+from datetime import datetime, timedelta
+
+from sqlalchemy import delete, update
+from sqlmodel import Session, col, select
+
+from bot.logging import get_logger
+from storage.models import OutboxRow, Worker
+
+__all__ = ["new_worker_id", "register", "release", "seen", "take_over_dead"]
+
+log = get_logger(__name__)
+
+
+def new_worker_id() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process: it runs
+        return True
+    return True
+
+
+def _gone(worker: Worker, me: Worker, stale_after: timedelta, now: datetime) -> bool:
+    if worker.id == me.id:
+        return False
+    if worker.host == me.host and (worker.pid == me.pid or not _alive(worker.pid)):
+        return True
+    return worker.seen_at < now - stale_after
+
+
+def register(s: Session, worker_id: str, now: datetime) -> Worker:
+    host, pid, _ = worker_id.rsplit(":", 2)
+    me = Worker(id=worker_id, host=host, pid=int(pid), started_at=now, seen_at=now)
+    s.merge(me)
+    return me
+
+
+def take_over_dead(s: Session, me: Worker, now: datetime, stale_after: timedelta) -> int:
+    """Give the claims of gone workers back to the queue, due now; returns how many."""
+    dead = [w.id for w in s.exec(select(Worker)) if _gone(w, me, stale_after, now)]
+    if not dead:
+        return 0
+    result = s.execute(
+        update(OutboxRow)
+        .where(col(OutboxRow.state) == "pending", col(OutboxRow.claimed_by).in_(dead))
+        .values(next_try_at=now, claimed_by=None)
+    )
+    s.execute(delete(Worker).where(col(Worker.id).in_(dead)))
+    taken = int(getattr(result, "rowcount", 0) or 0)
+    log.info("outbox claims of gone workers taken back", workers=dead, items=taken)
+    return taken
+
+
+def seen(s: Session, worker_id: str, now: datetime) -> None:
+    s.execute(update(Worker).where(col(Worker.id) == worker_id).values(seen_at=now))
+
+
+def release(s: Session, worker_id: str, now: datetime) -> None:
+    """A clean stop: its undelivered claims are due again at once, its row goes."""
+    s.execute(
+        update(OutboxRow)
+        .where(col(OutboxRow.state) == "pending", col(OutboxRow.claimed_by) == worker_id)
+        .values(next_try_at=now, claimed_by=None)
+    )
+    s.execute(delete(Worker).where(col(Worker.id) == worker_id))
