@@ -74,8 +74,10 @@ def round_report(
         lines = TickStory(ordered, after, ruleset, lang, secrets, dict(lasting)).tell()
         for e in ordered:  # the magic the next tick begins with
             if e.kind is Kind.EFFECT_START:
-                effect = str(e.data.get("effect"))
-                lasting[str(e.data.get("dragon"))] = effect if effect in _LASTING else None
+                # balls swallowed at one moment start together (§1)
+                names = e.data.get("together") or [str(e.data.get("effect"))]
+                kept = "+".join(str(n) for n in names if n in _LASTING)
+                lasting[str(e.data.get("dragon"))] = kept or None
         lines = _weave(lines, tick, said, after, ruleset, lang, audience)
         if not lines:
             continue
@@ -165,7 +167,7 @@ def _footer(
             fire.append(
                 words["fire_item"].format(dragon=name, short=d.short_left, volleys=d.volleys_left)
             )
-        effects: list[str] = [e for e in ("daze", "sneeze") if d.effect == e]
+        effects: list[str] = [e for e in ("daze", "sneeze") if e in d.effects]
         effects += ["paralyse"] if d.paralysed else []
         magic.extend(f"{name} — {effect_text(e, lang)}" for e in effects)
     out.append(words["fire_left"].format(items="; ".join(fire)))

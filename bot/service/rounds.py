@@ -49,6 +49,7 @@ UNIT_KEYS = {
     "dragon": "dragons",
     "substitution": "substitutions",
     "penalty": "penalties",
+    "warning": "warnings",
 }
 
 
