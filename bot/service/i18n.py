@@ -211,10 +211,6 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Dice commitment (SHA-256 of the seed): {commitment}",
     ),
     "subject_round_open": ("Раунд {round} начался", "Round {round} has begun"),
-    "results_header": (
-        "Игра {game}, итоги раунда {round}",
-        "Game {game}, results of round {round}",
-    ),
     "results_footer": (
         "Зерно костей: {seed}\nОтпечаток итога: {digest}\nПроверка: /verify {round}",
         "Dice seed: {seed}\nResult digest: {digest}\nCheck it: /verify {round}",
