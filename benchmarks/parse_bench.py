@@ -22,7 +22,8 @@ from importlib import resources
 from lark import Lark, Token
 
 from bot.orderlang import MAX_MESSAGE_BYTES, parse_message
-from bot.orderlang.syntax import _read, _TokenLexer, split_lines, tokenize
+from bot.orderlang.syntax import _read, _TokenLexer, split_lines
+from bot.orderlang.tokens import tokenize
 from engine import BallState, MatchState, PlayerRef, Ruleset, Side, load_ruleset, new_match
 
 TYPICAL = """Раунд 2

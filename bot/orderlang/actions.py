@@ -18,7 +18,8 @@ from engine.state import MatchState, PlayerState, other_side
 from .errors import ErrorKind
 from .lexicon import ball_of, norm_word, skeleton
 from .messages import BALL_LABELS, lang_of
-from .syntax import CatchAct, PassAct, Ref, StealAct, Word
+from .nodes import CatchAct, PassAct, Ref, StealAct
+from .tokens import Word
 
 __all__ = ["ActionReader", "Skip", "Span", "spell_table"]
 

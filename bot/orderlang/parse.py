@@ -29,10 +29,12 @@ from .messages import (
     localise_params,
     message,
 )
+from .nodes import Line, SyntaxIssue
 from .resolve import Resolver
 from .result import Order, ParseResult, apply_clears
 from .spelling import NearMisses
-from .syntax import Line, SyntaxIssue, parse_line, split_lines, tokenize
+from .syntax import parse_line, split_lines
+from .tokens import tokenize
 
 __all__ = ["MAX_MESSAGE_BYTES", "MAX_ORDER_LINES", "parse_message"]
 

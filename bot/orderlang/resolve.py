@@ -31,8 +31,7 @@ from .errors import ErrorKind, OrderError
 from .lexicon import norm_word, skeleton
 from .messages import lang_of, message
 from .names import Roster, display_name
-from .result import Clear, Order
-from .syntax import (
+from .nodes import (
     ClearLine,
     DragonLine,
     Flight,
@@ -45,8 +44,9 @@ from .syntax import (
     TeamHeader,
     TickHeader,
     Ticks,
-    Word,
 )
+from .result import Clear, Order
+from .tokens import Word
 
 __all__ = ["SUGGESTED_ERRORS", "Resolver", "Span", "team_of"]
 

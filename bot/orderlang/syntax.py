@@ -45,32 +45,7 @@ from .nodes import (
 )
 from .tokens import Word, tokenize
 
-# The nodes and the lexer are re-exported: this module is the syntax's front door.
-__all__ = [
-    "MAX_LINE_TOKENS",
-    "CatchAct",
-    "ClearLine",
-    "DragonLine",
-    "Flight",
-    "Line",
-    "Node",
-    "PassAct",
-    "PenaltyLine",
-    "PlayerLine",
-    "Ref",
-    "RoundHeader",
-    "StealAct",
-    "SubstLine",
-    "SyntaxIssue",
-    "TeamHeader",
-    "TickHeader",
-    "Ticks",
-    "Word",
-    "parse_line",
-    "parser",
-    "split_lines",
-    "tokenize",
-]
+__all__ = ["MAX_LINE_TOKENS", "parse_line", "parser", "split_lines"]
 
 MAX_LINE_TOKENS: Final = 40  # an order line has at most this many words, numbers and marks
 _CACHED_LINE: Final = 256  # longer lines are read afresh (the cache holds short ones)

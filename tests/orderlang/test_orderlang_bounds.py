@@ -23,8 +23,8 @@ from bot.orderlang.driver import Failure, run
 from bot.orderlang.lexicon import KEYWORD_TYPES, KEYWORDS
 from bot.orderlang.resolve import SUGGESTED_ERRORS
 from bot.orderlang.spelling import NearMisses
-from bot.orderlang.syntax import MAX_LINE_TOKENS, _TokenLexer, parser, tokenize
-from bot.orderlang.tokens import Word
+from bot.orderlang.syntax import MAX_LINE_TOKENS, _TokenLexer, parser
+from bot.orderlang.tokens import Word, tokenize
 
 
 def _read(text: str, side: str | None = "left") -> object:
