@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.geometry import Side
 from engine.legality import check_orders
@@ -20,6 +20,9 @@ from .context import Actor, ServiceError, Tx, game_code
 from .deadlines import ScheduleError, format_schedule, parse_schedule, parse_zone
 from .filing import store_order
 from .i18n import format_time
+
+if TYPE_CHECKING:
+    from .audience import Shown, View
 
 __all__ = [
     "Outcome",
@@ -55,6 +58,10 @@ class Outcome:
     # when it is delivered (see bot.service.delivery), inline (label, url) buttons.
     pictures: str | None = None
     buttons: tuple[tuple[str, str], ...] = ()
+    # Whose secret the answer is (None: the asker's whole view, unless its key is
+    # one of audience.PUBLIC_KEYS) and how it reads for fewer (see bot.service.audience).
+    secrecy: View | None = None
+    shown: Shown | None = None
 
 
 def is_gm(tx: Tx, actor: Actor, game_id: int | None) -> bool:

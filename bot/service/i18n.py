@@ -217,10 +217,6 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Dice commitment (SHA-256 of the seed): {commitment}",
     ),
     "subject_round_open": ("Раунд {round} начался", "Round {round} has begun"),
-    "results_header": (
-        "Игра {game}, итоги раунда {round}",
-        "Game {game}, results of round {round}",
-    ),
     "results_footer": (
         "Зерно костей: {seed}\nОтпечаток итога: {digest}\nПроверка: /verify {round}",
         "Dice seed: {seed}\nResult digest: {digest}\nCheck it: /verify {round}",
@@ -387,6 +383,48 @@ TEXTS: dict[str, tuple[str, str]] = {
     "gm_alert_error": (
         "Сбой при обработке сообщения {external_id} ({channel}, от {sender}): {error}",
         "Processing message {external_id} ({channel}, from {sender}) failed: {error}",
+    ),
+    # ------------------------------------------------------------ audiences (audience.py)
+    "audience_rest_private": (
+        "(Здесь — только то, что могут видеть все читатели этого чата; полностью — в личном "
+        "чате со мной.)",
+        "(Shown here: only what every reader of this chat may see; the whole of it in a "
+        "private chat with me.)",
+    ),
+    "audience_rest_withheld": (
+        "(Здесь — только то, что могут видеть все читатели этого чата.)",
+        "(Shown here: only what every reader of this chat may see.)",
+    ),
+    "audience_sent_private": (
+        "Ответил в личные сообщения: здесь это видно не всем, кому можно.",
+        "Answered privately: not everyone here may see it.",
+    ),
+    "audience_not_here": (
+        "Здесь этого не показываю: это видно не всем читателям чата.",
+        "Not shown here: not every reader of this chat may see it.",
+    ),
+    "private_input_only": (
+        "Это пишут только мне в личные сообщения или письмом. Если это был пароль — "
+        "он больше не тайна: придумайте новый.",
+        "Send this only in a private chat with me or by e-mail. If it was a pass phrase, "
+        "it is no longer secret: choose a new one.",
+    ),
+    "team_chat_public": (
+        "Это публичный канал игры: чат команды должен быть своим, только для неё.",
+        "That is the game's public channel: a team's chat must be its own.",
+    ),
+    "team_chat_other_team": (
+        "Этот чат уже подключён к команде «{team}»: у каждой команды свой чат.",
+        "That chat is already linked to team “{team}”: each team has its own.",
+    ),
+    "group_lang_set": ("Язык этого чата: русский.", "This chat's language: English."),
+    "group_lang_unlinked": (
+        "Язык задаётся только в чате команды; свой язык ответов выберите в личном чате: /lang.",
+        "Only a team's chat has a language of its own; choose yours in a private chat: /lang.",
+    ),
+    "group_lang_captain": (
+        "Язык чата команды меняет её капитан или судья.",
+        "A team chat's language is changed by its captain or a game master.",
     ),
 }
 

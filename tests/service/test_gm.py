@@ -84,7 +84,9 @@ async def test_penalty_throw_in_reaches_the_engine(table: Table) -> None:
     await table.clock.set(second.deadline)
     await table.service.resolve_due()
     second = table.rounds()[1]
-    assert second.orders is not None and second.orders["penalties"] == [{"side": "right", "tick": 3}]
+    assert second.orders is not None and second.orders["penalties"] == [
+        {"side": "right", "tick": 3}
+    ]
     kinds = {e.kind for e in table.rows(EventRow, EventRow.round_id == second.id)}
     assert kinds & {"penalty_throw_in", "penalty_nothing"}
 
