@@ -194,6 +194,12 @@ def game_of_team_chat(s: Session, chat: str) -> Game | None:
     return s.exec(_GAME_OF_TEAM_CHAT, params={"chat": chat}).first()
 
 
+def game_by_channel(s: Session, chat: str) -> Game | None:
+    """The newest game whose public channel is ``chat``."""
+    stmt = select(Game).where(Game.channel_chat == chat).order_by(col(Game.id).desc())
+    return s.exec(stmt).first()
+
+
 def players(s: Session, game_id: int, side: str | None = None) -> list[Player]:
     stmt = select(Player).where(Player.game_id == game_id)
     if side is not None:
@@ -236,6 +242,11 @@ def games_of_member(s: Session, member_id: int) -> list[tuple[Game, Membership]]
         .order_by(col(Game.id))
     )
     return [(g, m) for g, m in s.exec(stmt)]
+
+
+def invitations(s: Session, game_id: int) -> list[Invitation]:
+    stmt = select(Invitation).where(Invitation.game_id == game_id).order_by(col(Invitation.id))
+    return list(s.exec(stmt))
 
 
 def invitation_by_code(s: Session, code: str) -> Invitation | None:

@@ -15,7 +15,7 @@ __all__ = ["TEXTS", "progress_line", "stopped_title", "summary_text", "t"]
 
 TEXTS: dict[str, dict[str, str]] = {
     "ru": {
-        "intro": "Демонстрационный матч: «{left}» против «{right}», семя {seed}, папка {folder}",
+        "intro": "Демонстрационный матч: «{left}» против «{right}», зерно {seed}, папка {folder}",
         "round": "Раунд {n}/{total}",
         "score": "«{left}» {a} : {b} «{right}»",
         "goal": " — гол!",
@@ -24,8 +24,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "stopped": "Матч остановлен после раунда {n} (dragonball demo --rounds {n})",
         "title": "Демонстрация окончена: игра {game}",
         "rounds": "Сыграно раундов: {n}; время: {seconds:.1f} с",
-        "verified_all": "Проверка: все {n} {rounds} проверены: семя совпадает с обязательством",
-        "verified_one": "Проверка: раунд проверен: семя совпадает с обязательством",
+        "verified_all": "Проверка: все {n} {rounds} проверены: зерно совпадает с обязательством",
+        "verified_one": "Проверка: раунд проверен: зерно совпадает с обязательством",
         "verified_bad": "ПРОВЕРКА НЕ ПРОШЛА для раундов {rounds} (всего проверено {n})",
         "folder": "Всё записано в папку {folder}:",
         "reports": "отчёты раундов ({n}) и итог матча (summary.txt)",

@@ -8,6 +8,7 @@ code's ``params`` as ``{placeholders}``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any, Final
 
 __all__ = [
@@ -36,6 +37,12 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "Unknown word “{got}”.",
     ),
     "syntax_number": ("Слишком длинное число «{got}».", "The number “{got}” is too long."),
+    "line_too_long": (
+        "Строка слишком длинная: в приказе не больше {limit} слов и чисел "
+        "(описание пишите после //).",
+        "The line is too long: an order has at most {limit} words and numbers "
+        "(write a description after //).",
+    ),
     "syntax_ticks": (
         "Непонятные такты «{got}»: такты идут от 1 до {ticks}.",
         "Ticks “{got}” make no sense: ticks go from 1 to {ticks}.",
@@ -130,6 +137,14 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "Разбейте его на несколько сообщений.",
         "The message is too long ({size} bytes, limit {limit}): nothing was taken. "
         "Split it into several messages.",
+    ),
+    "too_many_lines": (
+        "В сообщении больше {limit} строк с приказами: ничего не принято. "
+        "Приказы всей команды на раунд — несколько десятков строк; "
+        "пришлите их без лишнего.",
+        "The message has more than {limit} order lines: nothing was taken. "
+        "A whole team's orders for a round are a few dozen lines; "
+        "send them without the rest.",
     ),
     "wrong_round": (
         "Это приказы на раунд {got}, а сейчас раунд {current}: сообщение не принято.",
@@ -271,6 +286,12 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "Нельзя назначить штраф на такт {tick}.",
         "No penalty can be set for tick {tick}.",
     ),
+    "penalty_no_warning": (
+        "Штраф (§10) назначается только в раунде, следующем за предупреждением: "
+        "в раунде {round} команда не была предупреждена (/warn).",
+        "A penalty (§10) comes only in the round after a warning: "
+        "the team was not warned in round {round} (/warn).",
+    ),
 }
 
 # The engine's UNKNOWN_PLAYER code shares its name with the resolver's; keep both apart.
@@ -341,7 +362,11 @@ def label(value: str, lang: str = "ru") -> str:
 
 def describe_expected(expected: Iterable[str], lang: str = "ru") -> str:
     """The parser's expected terminals as a short phrase ("число или высота")."""
-    wanted = set(expected)
+    return _describe_expected(frozenset(expected), lang)
+
+
+@lru_cache(maxsize=512)
+def _describe_expected(wanted: frozenset[str], lang: str) -> str:
     parts = [words[lang_of(lang)] for kinds, words in _EXPECTED if wanted & kinds]
     if not parts:
         parts = ["конец строки" if lang_of(lang) == 0 else "the end of the line"]

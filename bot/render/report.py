@@ -3,7 +3,7 @@
 The public report (``audience=None``) never names a spell before the rules
 reveal it (a ``disenchant`` or ``bludger``); a team's private report also
 shows its own enchanted passes and how many it has left.  Players' own
-descriptions are woven in after their first action of the tick; spell names
+descriptions are woven in beside their own action of the tick; spell names
 in them are blanked for anyone but the writer's team, so a player cannot
 give his own secret away by accident.
 """
@@ -19,9 +19,10 @@ from engine.geometry import SIDES, Side
 from engine.ruleset import Ruleset
 from engine.state import MatchState
 
-from .names import ball_name, check_lang, dragon_name, effect_text, spell_name, spell_spellings
+from .names import ball_name, check_lang, spell_name, spell_spellings
 from .phrases import PHRASES
 from .story import Line, Secrets, TickStory, score_text
+from .table import position_table
 
 __all__ = ["redact", "round_report"]
 
@@ -38,13 +39,15 @@ def round_report(
     lang: str = "ru",
     audience: Side | None = None,
     descriptions: Mapping[tuple[Side, int, int], str] | None = None,
+    game: str | None = None,
 ) -> str:
     """The report of one round as plain text (Telegram and e-mail).
 
     ``events`` are the round's events in the engine's order; ``before`` and
     ``after`` the positions around it.  ``audience`` None gives the public
     report, a side that team's private one.  ``descriptions`` maps (side,
-    shirt number, tick) to a player's own words for that tick.
+    shirt number, tick) to a player's own words for that tick; ``game`` (the
+    game's code) goes into the one title line.
     """
     check_lang(lang)
     if audience is not None and audience not in SIDES:
@@ -52,11 +55,14 @@ def round_report(
     words = PHRASES[lang]
     said = descriptions or {}
     out: list[str] = []
+    prefix = "game_" if game else ""
     if audience is None:
-        out.append(words["title"].format(round=before.round))
+        out.append(words[prefix + "title"].format(round=before.round, game=game))
     else:
         out.append(
-            words["title_private"].format(round=before.round, team=after.team(audience).name)
+            words[prefix + "title_private"].format(
+                round=before.round, team=after.team(audience).name, game=game
+            )
         )
     out.append(
         words["score_before"].format(
@@ -74,8 +80,10 @@ def round_report(
         lines = TickStory(ordered, after, ruleset, lang, secrets, dict(lasting)).tell()
         for e in ordered:  # the magic the next tick begins with
             if e.kind is Kind.EFFECT_START:
-                effect = str(e.data.get("effect"))
-                lasting[str(e.data.get("dragon"))] = effect if effect in _LASTING else None
+                # balls swallowed at one moment start together (§1)
+                names = e.data.get("together") or [str(e.data.get("effect"))]
+                kept = "+".join(str(n) for n in names if n in _LASTING)
+                lasting[str(e.data.get("dragon"))] = kept or None
         lines = _weave(lines, tick, said, after, ruleset, lang, audience)
         if not lines:
             continue
@@ -99,8 +107,8 @@ def _weave(
     lang: str,
     audience: Side | None,
 ) -> list[Line]:
-    """Each description after the player's first action line of the tick, or
-    after his team's flights when he did nothing else.  A player the tick's
+    """Each description after the line of the player's own action in the
+    tick, or after his team's flights when none is told.  A player the tick's
     events never mention (in the hospital, swallowed) did nothing his words
     could describe, so they are left out."""
     mine = sorted((k, v) for k, v in said.items() if k[2] == tick and v and v.strip())
@@ -115,8 +123,12 @@ def _weave(
         who = player.name if player is not None and player.name else f"{side}{number}"
         sentence = PHRASES[lang]["said"].format(name=who, text=clean)
         about = [i for i, line in enumerate(lines) if (side, number) in line.actors]
-        # After his first action; failing that, after his team's flights.
-        index = next((i for i in about if not lines[i].flights), about[0] if about else None)
+        # Beside his own action (a catch, pass, steal, return); failing that,
+        # after his team's flights — never after a collision or someone's fall.
+        index = next(
+            (i for i in about if lines[i].action),
+            next((i for i in about if lines[i].flights), about[0] if about else None),
+        )
         if index is not None:
             after_line.setdefault(index, []).append(sentence)
     woven: list[Line] = []
@@ -149,42 +161,15 @@ def _spell_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
 def _footer(
     round_: int, after: MatchState, ruleset: Ruleset, lang: str, audience: Side | None
 ) -> list[str]:
+    """The score, the end-of-round table (every player, the dragons with
+    their fire and magic, the free balls and their next flight) and, for a
+    team, its own enchanted passes."""
     words = PHRASES[lang]
     out = [words["summary_head"].format(round=round_)]
     out.append(
         words["score"].format(score=score_text(after, after.teams[0].score, after.teams[1].score))
     )
-    fire: list[str] = []
-    magic: list[str] = []
-    for side in SIDES:
-        d = after.dragon(side)
-        name = dragon_name(after, side, lang)
-        if d.extinguished:
-            fire.append(words["fire_out"].format(dragon=name))
-        else:
-            fire.append(
-                words["fire_item"].format(dragon=name, short=d.short_left, volleys=d.volleys_left)
-            )
-        effects: list[str] = [e for e in ("daze", "sneeze") if d.effect == e]
-        effects += ["paralyse"] if d.paralysed else []
-        magic.extend(f"{name} — {effect_text(e, lang)}" for e in effects)
-    out.append(words["fire_left"].format(items="; ".join(fire)))
-    if magic:
-        out.append(words["effects_now"].format(items="; ".join(magic)))
-    hospital = [
-        words["hospital_item"].format(name=p.name, round=p.return_round)
-        for p in after.players
-        if p.status == "hospital"
-    ]
-    if hospital:
-        out.append(words["hospital"].format(items=", ".join(hospital)))
-    swallowed = [
-        words["swallowed_item"].format(name=p.name, dragon=dragon_name(after, p.swallowed_by, lang))
-        for p in after.players
-        if p.status == "swallowed" and p.swallowed_by is not None
-    ]
-    if swallowed:
-        out.append(words["swallowed"].format(items=", ".join(swallowed)))
+    out.extend(position_table(after, ruleset, round_=round_, lang=lang))
     if audience is not None:
         team = after.team(audience)
         out.append(

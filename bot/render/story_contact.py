@@ -31,12 +31,49 @@ class ContactStory(StoryBase):
 
     def on_collision_second(self, i: int, e: Event) -> None:
         actor = (str(e.data.get("side")), as_int(e.data.get("number")))
-        key = "collision_second_yes" if e.ok else "collision_second_no"
-        self.add(self.t(key, name=self.name(*actor), p=self.chance(e)), actor)
+        if e.ok:
+            self.add(
+                self.t("collision_second_yes", name=self.name(*actor), p=self.chance(e)), actor
+            )
+            return
+        # «holds on — 50%», the lost actions and the held_on itself: one sentence.
+        text = self.t("collision_second_no", name=self.name(*actor), p=self.chance(e))
+        lost = ""
+        j = self.find(i + 1, lambda x: str(x.kind) == "held_on" and self._same(x, actor))
+        if j is not None:
+            self._used.add(j)
+            lost = self._held_actions(j, actor)
+        # The lost action is his own: his description goes beside it.
+        self.add(text + lost + ".", actor, action=bool(lost))
 
     def on_held_on(self, i: int, e: Event) -> None:
         actor = (str(e.data.get("side")), as_int(e.data.get("number")))
-        self.add(self.t("held_on", name=self.name(*actor)), actor)
+        lost = self._held_actions(i, actor)
+        self.add(self.t("held_on", name=self.name(*actor)) + lost + ".", actor, action=bool(lost))
+
+    def _held_actions(self, i: int, actor: tuple[str, int]) -> str:
+        """«, but loses his action this tick (catch)» for the actions the
+        engine says he lost by holding on; nothing if he lost none."""
+        lost = []
+        while True:
+            j = self.find(
+                i + 1,
+                lambda x: (
+                    str(x.kind) == "action_lost"
+                    and x.data.get("reason") == "held_on"
+                    and self._same(x, actor)
+                ),
+            )
+            if j is None:
+                break
+            self._used.add(j)
+            action = self.events[j].data.get("action")
+            lost.append(PHRASES[self.lang].get(f"action_{action}", str(action)))
+        return self.t("held_on_lost", actions=", ".join(lost)) if lost else ""
+
+    @staticmethod
+    def _same(e: Event, actor: tuple[str, int]) -> bool:
+        return (e.data.get("side"), as_int(e.data.get("number"))) == actor
 
     def on_dragon_knock_roll(self, i: int, e: Event) -> None:
         d = e.data
@@ -129,7 +166,7 @@ class ContactStory(StoryBase):
             if contested is None and catch is not None:
                 self._used.add(catch)
                 key = "catch_done"
-        self.add(self.t(key, **values).replace("  ", " "), actor)
+        self.add(self.t(key, **values).replace("  ", " "), actor, action=True)
 
     def on_catch_pick(self, i: int, e: Event) -> None:
         d = e.data
@@ -139,7 +176,11 @@ class ContactStory(StoryBase):
 
     def on_catch(self, i: int, e: Event) -> None:
         actor = (str(e.data.get("side")), as_int(e.data.get("number")))
-        self.add(self.t("catch", name=self.name(*actor), ball=self.ball(e.data.get("ball"))), actor)
+        self.add(
+            self.t("catch", name=self.name(*actor), ball=self.ball(e.data.get("ball"))),
+            actor,
+            action=True,
+        )
 
     def on_disenchant(self, i: int, e: Event) -> None:
         d = e.data
@@ -153,6 +194,7 @@ class ContactStory(StoryBase):
                 spell=spell_name(self.ruleset, str(d.get("spell")), self.lang),
             ),
             actor,
+            action=True,
         )
 
     def on_bludger(self, i: int, e: Event) -> None:
@@ -207,7 +249,7 @@ class ContactStory(StoryBase):
                 key, values["ball"] = "steal_done", self.ball(self.events[j].data.get("ball"))
                 if self.events[j].p is not None:
                     values["outcome"] += self.t("steal_pick", p=self.chance(self.events[j]))
-        self.add(self.t(key, **values).replace("  ", " "), actor)
+        self.add(self.t(key, **values).replace("  ", " "), actor, action=True)
 
     def on_steal(self, i: int, e: Event) -> None:
         d = e.data
@@ -223,6 +265,7 @@ class ContactStory(StoryBase):
                 pick=pick,
             ),
             actor,
+            action=True,
         )
 
     def on_steal_nothing(self, i: int, e: Event) -> None:
@@ -237,6 +280,7 @@ class ContactStory(StoryBase):
                 reason=self.where(d.get("reason")) or "—",
             ),
             actor,
+            action=True,
         )
 
     def on_action_lost(self, i: int, e: Event) -> None:
@@ -253,6 +297,7 @@ class ContactStory(StoryBase):
                 reason=self.because(d.get("reason")),
             ),
             actor,
+            action=True,
         )
 
     def on_ball_height(self, i: int, e: Event) -> None:
@@ -280,6 +325,7 @@ class ContactStory(StoryBase):
                 reason=self.because(d.get("reason")),
             ),
             actor,
+            action=True,
         )
 
     def on_ball_burnt(self, i: int, e: Event) -> None:

@@ -23,6 +23,9 @@ __all__ = [
     "BALL_TEXT",
     "DRAGON_COLOURS",
     "FIRE",
+    "FIRE_HATCH",
+    "FIRE_HATCH_STEP",
+    "GOLD",
     "GRID",
     "HALF_FILL",
     "HALF_FILL_EDGE",
@@ -44,6 +47,7 @@ BACKGROUND: Final[RGB] = (250, 250, 247)
 INK: Final[RGB] = (25, 25, 30)
 MUTED: Final[RGB] = (105, 110, 120)
 GRID: Final[RGB] = (160, 166, 176)
+GOLD: Final[RGB] = (255, 196, 0)  # a goal's mark
 
 TEAM_COLOURS: Final[dict[Side, RGB]] = {"left": (0, 114, 178), "right": (230, 130, 0)}
 TEAM_LIGHT: Final[dict[Side, RGB]] = {"left": (214, 232, 245), "right": (253, 232, 200)}
@@ -77,6 +81,9 @@ BALL_TEXT: Final[dict[str, RGB]] = {
 }
 
 FIRE: Final[RGB] = (240, 80, 20)
+# The fire hatch: FIRE stripes on this, one every FIRE_HATCH_STEP px of the 1280-px picture.
+FIRE_HATCH: Final[RGB] = (245, 129, 55)
+FIRE_HATCH_STEP: Final = 9
 MOUTH_ZONE: Final[RGB] = (200, 30, 60)
 
 _FONT_DIRS: Final = (

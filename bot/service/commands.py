@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from bot.orderlang import help_text
-from storage import repo
 from storage.models import Game
 
-from . import gm, gm_setup, members, ordering, rounds
+from . import audience, gm, gm_setup, invitations, members, ordering, rounds
 from .api import Inbound
+from .audience import PUBLIC, Audience, Shown, View
 from .context import Actor, ServiceError, Tx, game_code, parse_game_code
 from .deadlines import next_deadline
 from .gm import Outcome
@@ -48,6 +48,7 @@ ALIASES = {
     "готовы": "ready", "ждать": "wait", "статус": "status", "помощь": "help",
     "правила": "rules", "проверить": "verify", "язык": "lang", "старт": "start",
     "игра": "game", "пароль": "passphrase", "sheet": "orders", "language": "lang",
+    "приглашения": "invitations", "отозвать": "revoke",
     "опоздавшие": "lateorders",
 }  # fmt: skip
 
@@ -66,9 +67,7 @@ def parse_command(text: str) -> Command | None:
 def group_chat(msg: Inbound) -> str | None:
     """The group a Telegram message was written in; None for a private chat
     (its id is the sender's) or a letter.  Only a group can be a team chat."""
-    if msg.channel == "telegram" and msg.chat is not None and msg.chat != msg.sender:
-        return msg.chat
-    return None
+    return audience.group_of(msg)
 
 
 @dataclass
@@ -80,6 +79,7 @@ class Request:
     msg: Inbound
     cmd: Command
     inbound_id: int | None
+    reply: Audience  # who reads the answer: its language, what it may show
 
     def game_id(self, args: tuple[str, ...] | None = None) -> tuple[int, tuple[str, ...]]:
         """The game (an explicit leading "DB-N" wins) and the remaining arguments."""
@@ -97,12 +97,19 @@ class Request:
         assert game.id is not None
         return game.id, args
 
+    @property
+    def lang(self) -> str:
+        """The language of the answer: its readers' (a group's own, not the writer's)."""
+        return self.reply.lang
+
     def text(self, key: str, **params: object) -> str:
-        return t(key, self.actor.lang, **params)
+        return t(key, self.lang, **params)
 
 
-def _raw(text: str, status: str = "ok", game_id: int | None = None) -> Outcome:
-    return Outcome("raw", {"text": text}, status=status, game_id=game_id)
+def _raw(
+    text: str, status: str = "ok", game_id: int | None = None, secrecy: View | None = None
+) -> Outcome:
+    return Outcome("raw", {"text": text}, status=status, game_id=game_id, secrecy=secrecy)
 
 
 def _int(value: str) -> int:
@@ -126,17 +133,24 @@ def parse_duration(value: str) -> timedelta:
 # ---------------------------------------------------------------- player commands
 def _orders(r: Request) -> Outcome:
     game_id, args = r.game_id()
-    members.guard_group(r.tx, r.actor, r.msg, game_id)
-    return _raw(
-        ordering.sheet(r.tx, r.actor, game_id, args[0].lower() if args else None), game_id=game_id
-    )
+    tx = r.tx
+    wanted = ordering.sheet_sides(tx, r.actor, game_id, args[0].lower() if args else None)
+
+    def text(seen: View, lang: str) -> str | None:
+        sides = wanted & seen.sides
+        return ordering.sheet(tx, game_id, sides, lang) if sides else None
+
+    return Outcome(
+        "raw", game_id=game_id, secrecy=View(wanted), shown=Shown(text)
+    )  # fmt: skip
 
 
 def _clear(r: Request) -> Outcome:
     game_id, args = r.game_id()
-    members.guard_group(r.tx, r.actor, r.msg, game_id)
-    count = ordering.clear(r.tx, r.actor, game_id, tuple(_int(a) for a in args))
-    return Outcome("orders_cleared", {"count": count}, game_id=game_id)
+    acting = audience.acting_view(r.tx, r.actor, r.reply, game_id)
+    numbers = tuple(_int(a) for a in args)
+    count = ordering.clear(r.tx, r.actor, game_id, numbers, within=acting.team)
+    return Outcome("orders_cleared", {"count": count}, game_id=game_id, secrecy=acting)
 
 
 def _ready(r: Request, ready: bool) -> Outcome:
@@ -150,19 +164,22 @@ def _status(r: Request) -> Outcome:
     game_id, _ = r.game_id()
     game = r.tx.s.get(Game, game_id)
     assert game is not None
+    tx = r.tx
     return Outcome(
         "raw",
-        {"text": members.status_text(r.tx, r.actor, game)},
         game_id=game_id,
-        pictures=members.status_pictures(r.tx, r.actor, game),
+        shown=Shown(
+            lambda seen, lang: members.status_text(tx, game, seen, lang),
+            lambda seen, lang: members.status_pictures(tx, game, seen, lang),
+        ),
     )
 
 
 def _help(r: Request) -> Outcome:
-    parts = [help_text(r.actor.lang), r.text("help_commands")]
+    parts = [help_text(r.lang), r.text("help_commands")]
     if r.actor.global_gm or r.actor.trusted:
         parts.append(r.text("help_gm"))
-    return _raw("\n\n".join(parts))
+    return _raw("\n\n".join(parts), secrecy=PUBLIC)
 
 
 def _rules(r: Request) -> Outcome:
@@ -203,8 +220,12 @@ def _verify(r: Request) -> Outcome:
 
 
 def _lang(r: Request) -> Outcome:
-    lang = members.set_lang(r.tx, r.actor, r.cmd.args[0].lower() if r.cmd.args else "")
-    return Outcome("lang_set", {}, data={"lang": lang})
+    lang = r.cmd.args[0].lower() if r.cmd.args else ""
+    group = group_chat(r.msg)
+    if group is not None:  # a group speaks its own language, set by its team's captain
+        members.set_group_lang(r.tx, r.actor, group, lang)
+        return Outcome("group_lang_set", {})
+    return Outcome("lang_set", {}, data={"lang": members.set_lang(r.tx, r.actor, lang)})
 
 
 def _start(r: Request) -> Outcome:
@@ -212,25 +233,12 @@ def _start(r: Request) -> Outcome:
         return _help(r)
     # A new Telegram member speaks what his app speaks (Russian unless English);
     # /lang changes it later.  By e-mail there is nothing to go by.
-    app_lang = (
+    lang = (
         members.client_lang(r.msg.meta.get("language_code"))
         if r.msg.channel == "telegram"
-        else None
+        else r.actor.lang
     )
-    member, game, ms = members.redeem(
-        r.tx, r.actor, r.msg.channel, r.msg.sender, r.cmd.args[0], r.msg.meta.get("name", ""),
-        app_lang,
-    )  # fmt: skip
-    assert game.id is not None
-    team = ""
-    if ms.side is not None:
-        team_row = repo.teams(r.tx.s, game.id).get(ms.side)
-        team = f", «{team_row.name}»" if team_row else f", {ms.side}"
-    lang = member.lang
-    return Outcome(
-        "welcome", {"game": game_code(game), "role": t(f"role_{ms.role}", lang), "team": team},
-        game_id=game.id, data={"member_id": member.id},
-    )  # fmt: skip
+    return invitations.start(r.tx, r.actor, r.msg, r.cmd.args, lang)
 
 
 def _game(r: Request) -> Outcome:
@@ -289,7 +297,10 @@ def _addplayer(r: Request) -> Outcome:
 
 
 def _invite(r: Request) -> Outcome:
-    usage = "/invite captain|player|game_master [left|right] [NUMBER… dragon] [E-MAIL]"
+    usage = (
+        "/invite captain|player|game_master [left|right] [NUMBER… dragon] "
+        "[E-MAIL | @USERNAME] [for=3d]"
+    )
     game_id, args = r.game_id()
     if not args:
         raise ServiceError("usage", usage=usage)
@@ -305,12 +316,29 @@ def _invite(r: Request) -> Outcome:
         if not args:
             raise ServiceError("usage", usage=usage)
         side, args = _side_word(args[0]), args[1:]
-    email = next((a for a in args if "@" in a), None)
-    dragon = any(a.lower() in ("dragon", "дракон") for a in args)
-    numbers = tuple(_int(a) for a in args if "@" not in a and a.lower() not in ("dragon", "дракон"))
+    ttl = None
+    rest = []
+    for arg in args:
+        key, sep, value = arg.partition("=")
+        if sep and key.lower() in ("for", "ttl", "срок"):
+            ttl = parse_duration(value)
+        else:
+            rest.append(arg)
+    username = next((a for a in rest if a.startswith("@") and "@" not in a[1:]), None)
+    email = next((a for a in rest if "@" in a[1:]), None)
+    dragon = any(a.lower() in ("dragon", "дракон") for a in rest)
+    numbers = tuple(_int(a) for a in rest if "@" not in a and a.lower() not in ("dragon", "дракон"))
     return gm_setup.invite(
-        r.tx, r.actor, game_id, role=role, side=side, players=numbers, dragon=dragon, email=email
-    )
+        r.tx, r.actor, game_id, role=role, side=side, players=numbers, dragon=dragon, email=email,
+        username=username, ttl=ttl,
+    )  # fmt: skip
+
+
+def _revoke(r: Request) -> Outcome:
+    game_id, args = r.game_id()
+    if len(args) != 1:
+        raise ServiceError("usage", usage="/revoke CODE")
+    return invitations.revoke(r.tx, r.actor, game_id, args[0])
 
 
 def _deadline(r: Request) -> Outcome:
@@ -422,6 +450,8 @@ GM_COMMANDS: dict[str, Callable[[Request], Outcome]] = {
     "addteam": _addteam,
     "addplayer": _addplayer,
     "invite": _invite,
+    "invitations": _simple(invitations.listing),
+    "revoke": _revoke,
     "deadline": _deadline,
     "lateorders": _lateorders,
     "startgame": _simple(gm_setup.start),
@@ -448,8 +478,17 @@ def known(cmd: Command) -> bool:
     return cmd.name in COMMANDS or cmd.name in GM_COMMANDS
 
 
-def run(tx: Tx, actor: Actor, msg: Inbound, cmd: Command, inbound_id: int | None) -> Outcome:
+def run(
+    tx: Tx,
+    actor: Actor,
+    msg: Inbound,
+    cmd: Command,
+    inbound_id: int | None,
+    reply: Audience | None = None,
+) -> Outcome:
     handler = COMMANDS.get(cmd.name) or GM_COMMANDS.get(cmd.name)
     if handler is None:
         raise ServiceError("unknown_command", command=cmd.name)
-    return handler(Request(tx, actor, msg, cmd, inbound_id))
+    reply = reply or audience.reply_audience(tx, msg, actor)
+    audience.admit(cmd.name, reply)
+    return handler(Request(tx, actor, msg, cmd, inbound_id, reply))

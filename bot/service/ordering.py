@@ -36,6 +36,7 @@ __all__ = [
     "scope_of",
     "set_ready",
     "sheet",
+    "sheet_sides",
     "submit",
 ]
 
@@ -50,10 +51,10 @@ class Scope:
     gm: bool = False
 
     def covers(self, row: OrderRow) -> bool:
+        if self.side is not None and row.side != self.side:
+            return False
         if self.gm:
             return True
-        if row.side != self.side:
-            return False
         if row.unit == "player":
             return self.numbers is None or row.number in self.numbers
         if row.unit == "dragon":
@@ -61,17 +62,19 @@ class Scope:
         return self.numbers is None  # substitutions: the captain's
 
 
-def scope_of(tx: Tx, actor: Actor, game: Game) -> Scope:
+def scope_of(tx: Tx, actor: Actor, game: Game, within: Side | None = None) -> Scope:
+    """What the actor may order; ``within``: a game master acts for that team only
+    (where only that team reads, see bot.service.audience.acting_view)."""
     assert game.id is not None
     if actor.trusted or actor.global_gm:
-        return Scope(None, None, True, gm=True)
+        return Scope(within, None, True, gm=True)
     ms = (
         repo.membership(tx.s, actor.member.id, game.id)
         if actor.member and actor.member.id
         else None
     )
     if ms is not None and ms.role == "game_master":  # as gm.is_gm says, in one query
-        return Scope(None, None, True, gm=True)
+        return Scope(within, None, True, gm=True)
     if ms is None or ms.side not in SIDES:
         raise ServiceError("not_member", status="refused", game=game_code(game))
     side: Side = "left" if ms.side == "left" else "right"
@@ -93,12 +96,14 @@ def _open_round(tx: Tx, game: Game) -> Round:
     return rnd
 
 
-def _play(tx: Tx, actor: Actor, game_id: int, *, lock: bool = True) -> tuple[Game, Scope, Round]:
+def _play(
+    tx: Tx, actor: Actor, game_id: int, *, lock: bool = True, within: Side | None = None
+) -> tuple[Game, Scope, Round]:
     """The game (locked for a change), what the actor may order in it, its open round."""
     game = repo.lock_game(tx.s, game_id) if lock else repo.get_game(tx.s, game_id)
     if game is None:
         raise ServiceError("unknown_game", game=game_code(game_id))
-    scope = scope_of(tx, actor, game)
+    scope = scope_of(tx, actor, game, within)
     return game, scope, _open_round(tx, game)
 
 
@@ -143,17 +148,19 @@ def _parse(
 
 
 def plan_orders(
-    tx: Tx, actor: Actor, game_id: int, text: str, *, replaces_message: int | None = None
-) -> OrderPlan:
+    tx: Tx, actor: Actor, game_id: int, text: str, *, replaces_message: int | None = None,
+    lang: str | None = None, within: Side | None = None,
+) -> OrderPlan:  # fmt: skip
     """Read ``text`` against the open round as :func:`submit` would, without a lock."""
-    game, scope, rnd = _play(tx, actor, game_id, lock=False)
+    game, scope, rnd = _play(tx, actor, game_id, lock=False, within=within)
     assert game.id is not None and rnd.id is not None
     rows = repo.current_orders(tx.s, game.id, rnd.number, scope.side)
     if replaces_message is not None:
         rows = [r for r in rows if r.message_id != replaces_message]
-    result = _parse(tx, game, rnd, scope, text, actor.lang, rows)
+    lang = lang or actor.lang
+    result = _parse(tx, game, rnd, scope, text, lang, rows)
     ids = frozenset(r.id for r in rows if r.id is not None)
-    return OrderPlan(game.id, rnd.id, scope, text, actor.lang, ids, result)
+    return OrderPlan(game.id, rnd.id, scope, text, lang, ids, result)
 
 
 def _sheet_orders(rows: list[OrderRow]) -> RoundOrders:
@@ -175,15 +182,18 @@ def submit(
     message_id: int | None = None,
     replaces_message: int | None = None,
     received_at: datetime | None = None,
+    lang: str | None = None,
+    within: Side | None = None,
 ) -> tuple[str, str]:
-    """File the orders of a message; returns (status, reply text).
+    """File the orders of a message; returns (status, reply text in ``lang``,
+    the language of its readers).  ``within``: see :func:`scope_of`.
 
     A message the channel received after the deadline is too late for the
     round still waiting for its resolution (one received in time counts, even
     if the service works on it a little later)."""
-    game, scope, rnd = _play(tx, actor, game_id)
+    game, scope, rnd = _play(tx, actor, game_id, within=within)
     assert game.id is not None
-    lang = actor.lang
+    lang = lang or actor.lang
     arrived = received_at or tx.now
     if game.status == "running" and rnd.deadline <= arrived:
         # The round is being played without it; the next one opens with the results.
@@ -341,17 +351,17 @@ def _refuse_outside_scope(result: ParseResult, scope: Scope, lang: str) -> list[
 
 def _accepted(result: ParseResult, scope: Scope) -> list[Order]:
     o = result.orders
+
+    def team(side: str) -> bool:
+        return scope.side is None or side == scope.side
+
     out: list[Order] = []
     for p in o.players:
-        if scope.gm or (
-            p.side == scope.side and (scope.numbers is None or p.number in scope.numbers)
-        ):
+        if team(p.side) and (scope.gm or scope.numbers is None or p.number in scope.numbers):
             out.append(p)
-    out += [d for d in o.dragons if scope.gm or (d.side == scope.side and scope.dragon)]
-    out += [
-        s for s in o.substitutions if scope.gm or (s.side == scope.side and scope.numbers is None)
-    ]
-    out += [p for p in o.penalties if scope.gm]
+    out += [d for d in o.dragons if team(d.side) and (scope.gm or scope.dragon)]
+    out += [s for s in o.substitutions if team(s.side) and (scope.gm or scope.numbers is None)]
+    out += [p for p in o.penalties if scope.gm and team(p.side)]
     return out
 
 
@@ -416,16 +426,25 @@ def missing_players(
     return out
 
 
-def sheet(tx: Tx, actor: Actor, game_id: int, side: str | None = None) -> str:
-    """The member's team's order sheet (a game master: both, or the one asked)."""
-    game, scope, rnd = _play(tx, actor, game_id, lock=False)
-    assert game.id is not None
+def sheet_sides(tx: Tx, actor: Actor, game_id: int, side: str | None = None) -> frozenset[str]:
+    """Whose order sheets the actor asks for and may see: his own team's (a game
+    master: both, or the one he names)."""
+    _game, scope, _rnd = _play(tx, actor, game_id, lock=False)
+    if scope.side is not None:
+        return frozenset({scope.side})
+    return frozenset({side}) if side in SIDES else frozenset(SIDES)
+
+
+def sheet(tx: Tx, game_id: int, sides: frozenset[str], lang: str) -> str:
+    """The order sheets of ``sides`` in the game's open round."""
+    game = repo.get_game(tx.s, game_id)
+    assert game is not None and game.id is not None
+    rnd = _open_round(tx, game)
     state = rounds.load_state(tx, rnd)
-    shown: Side | None = scope.side
-    if scope.gm and side in SIDES:
-        shown = "left" if side == "left" else "right"
+    shown: Side | None = None
+    if len(sides) == 1:
+        shown = "left" if "left" in sides else "right"
     rows = repo.current_orders(tx.s, game.id, rnd.number, shown)
-    lang = actor.lang
     team = state.team(shown).name if shown else f"{state.teams[0].name}, {state.teams[1].name}"
     head = t(
         "sheet_header", lang, game=game_code(game), round=rnd.number,
@@ -437,9 +456,16 @@ def sheet(tx: Tx, actor: Actor, game_id: int, side: str | None = None) -> str:
     return f"{head}\n\n{body}"
 
 
-def clear(tx: Tx, actor: Actor, game_id: int, numbers: tuple[int, ...] = ()) -> int:
+def clear(
+    tx: Tx,
+    actor: Actor,
+    game_id: int,
+    numbers: tuple[int, ...] = (),
+    *,
+    within: Side | None = None,
+) -> int:
     """Forget the member's orders (only ``numbers``' if given); returns how many."""
-    game, scope, rnd = _play(tx, actor, game_id)
+    game, scope, rnd = _play(tx, actor, game_id, within=within)
     assert game.id is not None
     rows = [
         r for r in repo.current_orders(tx.s, game.id, rnd.number, scope.side) if scope.covers(r)

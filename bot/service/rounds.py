@@ -22,6 +22,7 @@ from storage import repo
 from storage.models import Game, OrderRow, Round
 
 from . import notify
+from .audience import destination_view
 from .context import ServiceError, Tx, game_code
 from .deadlines import next_deadline, schedule_interval
 from .fairness import Verification, commitment, new_seed, result_digest
@@ -50,6 +51,7 @@ UNIT_KEYS = {
     "dragon": "dragons",
     "substitution": "substitutions",
     "penalty": "penalties",
+    "warning": "warnings",
 }
 
 
@@ -188,6 +190,7 @@ def resolve(
         events=tuple(result.events),
         ruleset=ruleset,
         descriptions=descriptions(orders),
+        game=game_code(game),
     )
     dests = notify.game_destinations(tx, game)
     _queue_results(tx, game, rnd, material, dests)
@@ -217,20 +220,15 @@ def _queue_results(
     }  # fmt: skip
     rows = []
     for dest in dests:
-        # The referee reads the public story; his pictures show what is hidden.
-        audience = "public" if dest.audience == "gm" else dest.audience
-        key = (audience, dest.lang)
+        # What each destination may read: bot.service.audience decides (the
+        # referee reads the public story; his pictures show what is hidden).
+        seen = destination_view(dest)
+        key = (seen.report, dest.lang)
         if key not in reports:
-            reports[key] = tx.reporter.round_report(material, audience=audience, lang=dest.lang)
+            reports[key] = tx.reporter.round_report(material, audience=seen.report, lang=dest.lang)
         report = reports[key]
-        text = "\n\n".join(
-            [
-                t("results_header", dest.lang, **params),
-                report.text,
-                t("results_footer", dest.lang, **params),
-            ]
-        )
-        view = "gm" if dest.audience == "gm" else "public"
+        # The report's own title names the game and round: no second header.
+        text = "\n\n".join([report.text.rstrip("\n"), t("results_footer", dest.lang, **params)])
         rows.append(
             notify.message(
                 tx,
@@ -240,7 +238,7 @@ def _queue_results(
                 game=game,
                 subject=t("subject_results", dest.lang, **params),
                 html=report.html,
-                pictures=f"{rnd.id}/{view}/{dest.lang}",
+                pictures=f"{rnd.id}/{seen.picture}/{dest.lang}",
             )
         )
     notify.queue_all(tx, rows)
@@ -267,6 +265,7 @@ def material(tx: Tx, round_id: int) -> RoundMaterial:
         events=tuple(events_of(tx, rnd)),
         ruleset=ruleset_of(game),
         descriptions=descriptions(orders),
+        game=game_code(game),
     )
 
 

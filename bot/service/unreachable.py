@@ -81,15 +81,16 @@ def reroute(tx: Tx, row: OutboxRow, reason: str) -> list[int]:
         return queued
     repo.log_action(tx.s, game.id, "system", "telegram_unreachable", {"member": member.id}, tx.now)
     name = member.name or f"id {user_id}"
-    text = _t("notice", game.lang, name=name, mail=_t("mail", game.lang) if member.email else "")
+    lang = team.chat_lang or game.lang  # the group's language, not the member's
+    text = _t("notice", lang, name=name, mail=_t("mail", lang) if member.email else "")
     queued.append(
         queue(
             tx,
-            Destination("telegram", team.chat, game.lang, team.thread),
+            Destination("telegram", team.chat, lang, team.thread, team.side),
             "notice",
             text,
             game=game,
-            buttons=[(_t("button", game.lang), START_BUTTON_URL)],
+            buttons=[(_t("button", lang), START_BUTTON_URL)],
         )
     )
     return queued
