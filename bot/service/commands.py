@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from bot.orderlang import help_text
+from storage import repo
 from storage.models import Game
 
 from . import audience, gm, gm_setup, invitations, members, ordering, rounds
@@ -196,27 +197,32 @@ def _rules(r: Request) -> Outcome:
 
 def _verify(r: Request) -> Outcome:
     game_id, args = r.game_id()
-    if len(args) != 1:
-        raise ServiceError("usage", usage="/verify N")
+    if len(args) not in (1, 2):
+        raise ServiceError("usage", usage="/verify N [RECEIPT]")
     v = rounds.verify(r.tx, game_id, _int(args[0]))
-    if v.ok:
+    assert game_id is not None
+    names = {side: team.name for side, team in repo.teams(r.tx.s, game_id).items()}
+    orders = ", ".join(f"«{names.get(s, s)}» {d}" for s, d in sorted(v.order_digests.items()))
+    if not v.ok:
+        yes_no = {True: r.text("yes"), False: r.text("no")}
         return Outcome(
-            "verify_ok",
-            {
-                "round": v.round_number,
-                "seed": v.seed,
-                "commitment": v.commitment,
-                "digest": v.digest,
-            },
-            game_id=game_id,
-        )
-    yes_no = {True: r.text("yes"), False: r.text("no")}
-    return Outcome(
-        "verify_failed",
-        {"round": v.round_number, "commitment_ok": yes_no[v.commitment_ok],
-         "result_ok": yes_no[v.result_ok], "state_ok": yes_no[v.state_ok]},
-        status="rejected", game_id=game_id,
-    )  # fmt: skip
+            "verify_failed",
+            {"round": v.round_number, "commitment_ok": yes_no[v.commitment_ok],
+             "result_ok": yes_no[v.result_ok], "state_ok": yes_no[v.state_ok],
+             "orders_ok": yes_no[v.orders_ok]},
+            status="rejected", game_id=game_id,
+        )  # fmt: skip
+    params = {"round": v.round_number, "seed": v.seed, "commitment": v.commitment,
+              "digest": v.digest, "orders": orders}  # fmt: skip
+    if len(args) == 2:  # a receipt to check: does it match one team's played orders?
+        given = args[1].strip().lower()
+        team = next((s for s, d in v.order_digests.items() if d == given), None)
+        if team is None:
+            return Outcome("verify_receipt_mismatch", {**params, "receipt": given},
+                           status="rejected", game_id=game_id)  # fmt: skip
+        return Outcome("verify_receipt_match", {**params, "receipt": given,
+                       "team": names.get(team, team)}, game_id=game_id)  # fmt: skip
+    return Outcome("verify_ok", params, game_id=game_id)
 
 
 def _lang(r: Request) -> Outcome:

@@ -11,8 +11,8 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.dice import commitment
@@ -67,7 +67,11 @@ class Verification:
     commitment_ok: bool  # sha256(seed) == commitment
     result_ok: bool  # the rerun gives the published digest
     state_ok: bool  # ... and the stored position after the round
+    # Per team, the digest of the orders it was played with (bot.service.receipts),
+    # recomputed from the stored orders; orders_ok: equal to the published ones.
+    order_digests: Mapping[str, str] = field(default_factory=dict)
+    orders_ok: bool = True
 
     @property
     def ok(self) -> bool:
-        return self.commitment_ok and self.result_ok and self.state_ok
+        return self.commitment_ok and self.result_ok and self.state_ok and self.orders_ok

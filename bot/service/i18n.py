@@ -314,6 +314,18 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Dice commitment (SHA-256 of the seed): {commitment}",
     ),
     "subject_round_open": ("Раунд {round} начался", "Round {round} has begun"),
+    "receipt": (
+        "Квитанция {digest} — отпечаток всех приказов команды «{team}» на раунд {round}, "
+        "что сейчас у судьи (приказов: {count}); с итогами публикуется отпечаток "
+        "сыгранных приказов — они должны совпасть.",
+        "Receipt {digest} — the digest of all orders of “{team}” for round {round} the judge "
+        "holds now ({count} orders); the results publish the digest of the orders played — "
+        "they must match.",
+    ),
+    "results_orders": (
+        "Отпечатки сыгранных приказов: {digests}",
+        "Digests of the orders played: {digests}",
+    ),
     "results_footer": (
         "Зерно костей: {seed}\nОтпечаток итога: {digest}\nПроверка: /verify {round}",
         "Dice seed: {seed}\nResult digest: {digest}\nCheck it: /verify {round}",
@@ -336,14 +348,25 @@ TEXTS: dict[str, tuple[str, str]] = {
     "verify_no_round": ("Раунд {round} ещё не разыгран.", "Round {round} has not been resolved."),
     "verify_ok": (
         "Раунд {round} проверен: зерно {seed} даёт опубликованный отпечаток {commitment} "
-        "и тот же итог ({digest}).",
+        "и тот же итог ({digest}); сыграны приказы с отпечатками {orders}.",
         "Round {round} checks out: seed {seed} matches the published commitment {commitment} "
-        "and gives the same result ({digest}).",
+        "and gives the same result ({digest}); the orders played have the digests {orders}.",
     ),
     "verify_failed": (
-        "Раунд {round} НЕ сходится: отпечаток зерна {commitment_ok}, итог {result_ok}, позиции {state_ok}.",
+        "Раунд {round} НЕ сходится: отпечаток зерна {commitment_ok}, итог {result_ok}, "
+        "позиции {state_ok}, приказы {orders_ok}.",
         "Round {round} does NOT check out: seed commitment {commitment_ok}, result {result_ok}, "
-        "positions {state_ok}.",
+        "positions {state_ok}, orders {orders_ok}.",
+    ),
+    "verify_receipt_match": (
+        "Квитанция {receipt} совпадает с приказами команды «{team}», с которыми сыгран раунд {round}.",
+        "Receipt {receipt} matches the orders of “{team}” round {round} was played with.",
+    ),
+    "verify_receipt_mismatch": (
+        "Квитанция {receipt} НЕ совпадает с сыгранными приказами раунда {round} ({orders}): "
+        "после неё приказы менялись — вами, товарищем по команде или судьёй.",
+        "Receipt {receipt} does NOT match the orders round {round} was played with ({orders}): "
+        "they changed after it — by you, a team-mate or a game master.",
     ),
     "yes": ("верен", "correct"),
     "no": ("НЕВЕРЕН", "WRONG"),

@@ -24,6 +24,7 @@ from . import rounds
 from .context import Actor, ServiceError, Tx, game_code
 from .filing import Order, bundle, store_order
 from .i18n import format_time, t
+from .receipts import receipt
 
 __all__ = [
     "OrderPlan",
@@ -247,12 +248,25 @@ def submit(
         parts.append("\n".join(x for x in (errors, *refused) if x))
     current = [r for r in on_file_rows if r.current]
     parts.append(_missing_text(current, state, ruleset, scope, lang))
+    if accepted or cleared:
+        parts.append(_receipts(current, state, scope, rnd.number, lang))
     status = (
         "ok"
         if not (result.errors or refused)
         else ("partial" if accepted or cleared else "rejected")
     )
     return status, "\n\n".join(p for p in parts if p)
+
+
+def _receipts(rows: list[OrderRow], state: MatchState, scope: Scope, number: int, lang: str) -> str:
+    """The receipt of each team the writer orders for: its whole sheet on file."""
+    doc = rounds.orders_document(rows)
+    sides: tuple[Side, ...] = SIDES if scope.side is None else (scope.side,)
+    return "\n".join(
+        receipt(doc, side, state.team(side).name, number, lang)
+        for side in sides
+        if scope.side is not None or any(r.side == side for r in rows)
+    )
 
 
 def _late(tx: Tx, game: Game, rnd: Round, arrived: datetime, header: int | None, lang: str) -> str:

@@ -27,6 +27,7 @@ from .context import ServiceError, Tx, game_code
 from .deadlines import next_deadline, schedule_interval
 from .fairness import Verification, commitment, new_seed, result_digest
 from .i18n import format_time, t
+from .receipts import team_digests
 from .reports import Report, RoundMaterial
 
 __all__ = [
@@ -182,6 +183,7 @@ def resolve(
     rnd.resolved_at = tx.now
     rnd.orders = orders.to_json()
     rnd.result_digest = digest
+    rnd.order_digests = team_digests(rnd.orders)
     tx.s.add(rnd)
     material = RoundMaterial(
         before=before,
@@ -228,7 +230,13 @@ def _queue_results(
             reports[key] = tx.reporter.round_report(material, audience=seen.report, lang=dest.lang)
         report = reports[key]
         # The report's own title names the game and round: no second header.
-        text = "\n\n".join([report.text.rstrip("\n"), t("results_footer", dest.lang, **params)])
+        text = "\n\n".join(
+            [
+                report.text.rstrip("\n"),
+                t("results_orders", dest.lang, digests=_digests_text(tx, game, rnd)),
+                t("results_footer", dest.lang, **params),
+            ]
+        )
         rows.append(
             notify.message(
                 tx,
@@ -242,6 +250,14 @@ def _queue_results(
             )
         )
     notify.queue_all(tx, rows)
+
+
+def _digests_text(tx: Tx, game: Game, rnd: Round) -> str:
+    """ "«Саламандры» 3f2a-91c0-77de, «Виверны» …": the receipts to compare with."""
+    assert game.id is not None
+    names = {side: team.name for side, team in repo.teams(tx.s, game.id).items()}
+    digests = rnd.order_digests or {}
+    return ", ".join(f"«{names.get(side, side)}» {digests[side]}" for side in sorted(digests))
 
 
 def material(tx: Tx, round_id: int) -> RoundMaterial:
@@ -345,6 +361,7 @@ def verify(tx: Tx, game_id: int, number: int) -> Verification:
         repo.snapshot(tx.s, rnd.id, i) == s.to_json()
         for i, s in enumerate(result.tick_states, start=1)
     )
+    played = team_digests(rnd.orders)
     return Verification(
         game_id=game_id,
         round_number=number,
@@ -355,6 +372,8 @@ def verify(tx: Tx, game_id: int, number: int) -> Verification:
         commitment_ok=commitment(rnd.seed) == rnd.commitment,
         result_ok=digest == rnd.result_digest,
         state_ok=state_ok,
+        order_digests=played,
+        orders_ok=rnd.order_digests is None or rnd.order_digests == played,
     )
 
 

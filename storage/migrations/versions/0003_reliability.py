@@ -1,4 +1,4 @@
-"""reliability: inbound kept whole for recovery, outbox claim owners, late orders
+"""reliability: inbound kept whole for recovery, outbox claim owners, late orders, receipts
 
 Revision ID: 0003
 Revises: 0002
@@ -26,6 +26,8 @@ def upgrade() -> None:
         batch_op.create_index("ix_inbound_status", ["status"], unique=False)
     with op.batch_alter_table("outbox", schema=None) as batch_op:
         batch_op.add_column(sa.Column("claimed_by", sa.String(), nullable=True))
+    with op.batch_alter_table("rounds", schema=None) as batch_op:
+        batch_op.add_column(sa.Column("order_digests", sa.JSON(), nullable=True))
     with op.batch_alter_table("games", schema=None) as batch_op:
         batch_op.add_column(
             sa.Column("late_orders", sa.String(), nullable=False, server_default="refuse")
@@ -45,6 +47,8 @@ def downgrade() -> None:
     op.drop_table("workers")
     with op.batch_alter_table("games", schema=None) as batch_op:
         batch_op.drop_column("late_orders")
+    with op.batch_alter_table("rounds", schema=None) as batch_op:
+        batch_op.drop_column("order_digests")
     with op.batch_alter_table("outbox", schema=None) as batch_op:
         batch_op.drop_column("claimed_by")
     with op.batch_alter_table("inbound", schema=None) as batch_op:
