@@ -153,6 +153,9 @@ class Ruleset:
     setup_left: tuple[int, ...]
     setup_right: tuple[int, ...]
     setup_height: int
+    # A pass that names no height flies at the thrower's height ("thrower"), or
+    # is refused until the height is written ("none"): an order-language reading.
+    pass_default_height: str = "thrower"
     # The field: the classic 13-row hex field, or (a later edition) a square grid.
     field_shape: str = "hex"
     field_rows: int = len(geometry.ROW_LENGTHS)
@@ -334,6 +337,7 @@ def parse_ruleset(data: dict[str, Any]) -> Ruleset:
         pass_max_distance=pass_max,
         keep_direction_ticks=passes.int_("keep_direction_ticks", 0, 100),
         enchanted_per_team=passes.int_("enchanted_per_team", 0, 1000),
+        pass_default_height=_choice(passes, "default_height", ("thrower", "none"), "thrower"),
         spells=tuple(spells),
         catch=CatchRules(
             first_same_cell_same_height=catch_t.prob("first_same_cell_same_height"),
@@ -405,6 +409,16 @@ def parse_ruleset(data: dict[str, Any]) -> Ruleset:
     )
     _check_positions(ruleset)
     return ruleset
+
+
+def _choice(table: _Reader, key: str, options: tuple[str, ...], default: str) -> str:
+    """An optional key that takes one of ``options`` (``default`` when absent)."""
+    if not table.has(key):
+        return default
+    value = table.str_(key)
+    if value not in options:
+        raise RulesetError(f"ruleset key {table._key(key)}: expected one of {', '.join(options)}")
+    return value
 
 
 def _field(root: _Reader) -> dict[str, Any]:
