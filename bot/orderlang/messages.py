@@ -83,10 +83,16 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "{name} holds no ball now: nothing to pass. If he catches one first, name it: “{example}”.",
     ),
     "receiver_unknown": (
-        "Неизвестно, где {name} будет в такте {tick}: у него нет приказа на этот такт. "
-        "Дайте ему приказ или пасуйте на клетку: «{example}».",
-        "Where {name} will be on tick {tick} is unknown: he has no order for it. "
-        "Give him one, or pass to a cell: “{example}”.",
+        "Мяч прилетит в такте {tick}, а где тогда будет {name}, неизвестно: у него нет "
+        "приказа на этот такт. Дайте ему приказ или пасуйте на клетку: «{example}».",
+        "The ball lands on tick {tick}, and where {name} will be then is unknown: he "
+        "has no order for it. Give him one, or pass to a cell: “{example}”.",
+    ),
+    "receiver_next_round": (
+        "Пас последнего такта прилетит уже в следующем раунде, а где тогда будет "
+        "{name}, пока неизвестно. Пасуйте на клетку: «{example}».",
+        "A pass on the round's last tick lands next round, and where {name} will be "
+        "then is not known yet. Pass to a cell: “{example}”.",
     ),
     "extra_word": ("Лишнее слово «{got}».", "Extra word “{got}”."),
     "counter_in_pass": (
@@ -310,6 +316,12 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "penalty_tick": (
         "Нельзя назначить штраф на такт {tick}.",
         "No penalty can be set for tick {tick}.",
+    ),
+    "penalty_no_warning": (
+        "Штраф (§10) назначается только в раунде, следующем за предупреждением: "
+        "в раунде {round} команда не была предупреждена (/warn).",
+        "A penalty (§10) comes only in the round after a warning: "
+        "the team was not warned in round {round} (/warn).",
     ),
 }
 

@@ -158,18 +158,25 @@ class PlayerReader(ActionReader):
                 )  # fmt: skip
         else:
             mate = self._by_name(ref, (side,))
-        name = mate.name or str(mate.number)
-        theirs = self.players.get((side, mate.number, tick)) or self.on_file.player_order(
-            side, mate.number, tick
+        # The ball lands where it is aimed on the tick it lands (the next one,
+        # when passes fly a tick), after the players' flights of that tick.
+        lands = tick + 1 if self.ruleset.passes_next_tick else tick
+        theirs = self.players.get((side, mate.number, lands)) or self.on_file.player_order(
+            side, mate.number, lands
         )
         if theirs is None:
-            now = self._before(mate, tick)
-            h = "h" if lang_of(self.lang) == 1 else "в"
+            now = self._before(mate, min(lands, self.ruleset.ticks_per_round + 1))
             cell, height = now if now is not None else (order.cell, order.height)
+            h = "h" if lang_of(self.lang) == 1 else "в"
             word = "pass" if lang_of(self.lang) == 1 else "пас"
             example = f"{word} {label(action.ball, self.lang)} -> {cell} {h}{height}"
+            code = (
+                "receiver_unknown"
+                if lands <= self.ruleset.ticks_per_round
+                else "receiver_next_round"
+            )
             raise self.error(
-                "syntax", "receiver_unknown", span, name=name, tick=tick, example=example
+                "syntax", code, span, name=mate.name or mate.number, tick=lands, example=example
             )
         aimed = replace(order, action=replace(action, cell=theirs.cell, height=theirs.height))
         spans = self.spans.get(order, {})

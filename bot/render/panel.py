@@ -30,8 +30,9 @@ _WORDS: dict[str, dict[str, str]] = {
         "off": "Мячи вне игры",
         "swallowed_ball": "{ball} — проглочен, дракон «{team}»",
         "burnt": "{ball} — сгорел",
-        "vanished": "{ball} — исчез",
-        "vanished_gm": "{ball} исчез: клетка {cell}, выс. {height} (видит судья)",
+        "vanished_head": "Исчезнувший мяч",
+        "vanished": "{ball} — где он, не видно",
+        "vanished_gm": "{ball} — клетка {cell}, выс. {height} (видит судья)",
         "hospital": "Больничное крыло",
         "returns": "{who} — вернётся в раунде {round}",
         "swallowed": "Проглочены",
@@ -54,8 +55,9 @@ _WORDS: dict[str, dict[str, str]] = {
         "off": "Balls out of play",
         "swallowed_ball": "{ball}: swallowed by the {team} dragon",
         "burnt": "{ball}: burnt",
-        "vanished": "{ball}: vanished",
-        "vanished_gm": "{ball}: vanished at {cell}, height {height} (GM only)",
+        "vanished_head": "Vanished ball",
+        "vanished": "{ball}: nobody sees where",
+        "vanished_gm": "{ball}: at {cell}, height {height} (GM only)",
         "hospital": "Hospital wing",
         "returns": "{who}: back in round {round}",
         "swallowed": "Swallowed",
@@ -110,7 +112,7 @@ def panel_lines(state: MatchState, lang: str, gm_view: bool) -> tuple[list[Line]
         first.append((w["dragon"].format(team=state.team(side).name), DRAGON_COLOURS[side], True))
         mouth = w["open"] if d.mouth_open else w["closed"]
         first.append((w["dragon_state"].format(height=d.height, mouth=mouth), INK, False))
-        status = [effect_short(e, lang) for e in ("daze", "sneeze") if d.effect == e]
+        status = [effect_short(e, lang) for e in ("daze", "sneeze") if e in d.effects]
         if d.paralysed:
             status.append(effect_short("paralyse", lang))
         fire = (
@@ -123,6 +125,7 @@ def panel_lines(state: MatchState, lang: str, gm_view: bool) -> tuple[list[Line]
             effects = ", ".join(effect_short(e, lang) for e in d.pending_effects)
             first.append(("  " + w["pending"].format(effects=effects), MUTED, False))
     off: list[Line] = []
+    vanished: list[Line] = []
     for ball in state.balls:
         name = ball_name(ball.name, lang).capitalize()
         if ball.status == "swallowed" and ball.swallowed_by is not None:
@@ -131,14 +134,18 @@ def panel_lines(state: MatchState, lang: str, gm_view: bool) -> tuple[list[Line]
         elif ball.status == "burnt":
             off.append((w["burnt"].format(ball=name), INK, False))
         elif ball.status == "vanished":
+            # Still in play, only unseen: not listed with the balls out of play.
             if gm_view:
                 text = w["vanished_gm"].format(ball=name, cell=ball.cell, height=ball.height)
             else:
                 text = w["vanished"].format(ball=name)
-            off.append((text, INK, False))
+            vanished.append((text, INK, False))
     if off:
         first.append((w["off"], INK, True))
         first.extend(off)
+    if vanished:
+        first.append((w["vanished_head"], INK, True))
+        first.extend(vanished)
 
     second: list[Line] = [(w["hospital"], INK, True)]
     hospital = [p for p in state.players if p.status == "hospital"]

@@ -99,10 +99,10 @@ TEXTS: dict[str, tuple[str, str]] = {
         "/lang ru|en — language, /game DB-N — choose a game, /rules — the rules.",
     ),
     "help_gm": (
-        "Команды судьи: /newgame, /addteam, /addplayer, /invite, /deadline, /startgame, /pause, "
+        "Команды судьи: /newgame, /addteam, /addplayer, /invite, /invitations, /revoke, /deadline, /startgame, /pause, "
         "/resume, /extend, /resolve, /rollback, /warn, /penalty, /substitute, /endgame, /announce, "
         "/linkchat, /setchannel, /as — см. docs/game-master.md.",
-        "Game-master commands: /newgame, /addteam, /addplayer, /invite, /deadline, /startgame, "
+        "Game-master commands: /newgame, /addteam, /addplayer, /invite, /invitations, /revoke, /deadline, /startgame, "
         "/pause, /resume, /extend, /resolve, /rollback, /warn, /penalty, /substitute, /endgame, "
         "/announce, /linkchat, /setchannel, /as — see docs/game-master.md.",
     ),
@@ -114,6 +114,78 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Этот код выдан для другого адреса.",
         "That invitation code was issued for another address.",
     ),
+    "code_revoked": ("Это приглашение отозвано судьёй.", "That invitation was revoked."),
+    "code_telegram_only": (
+        "Это приглашение — для определённого пользователя Telegram: пришлите код там.",
+        "That invitation is for a particular Telegram user: send the code there.",
+    ),
+    "code_other_user": (
+        "Это приглашение выдано другому пользователю Telegram.",
+        "That invitation was made for another Telegram user.",
+    ),
+    "code_confirm_sent": (
+        "Это приглашение выдано для адреса {address}. Я отправил туда письмо с кодом "
+        "подтверждения: пришлите /start КОД_ПРИГЛАШЕНИЯ КОД_ИЗ_ПИСЬМА.",
+        "That invitation was made for the address {address}. I have mailed a confirmation "
+        "code there: send /start INVITATION_CODE CODE_FROM_THE_LETTER.",
+    ),
+    "code_confirm_wrong": (
+        "Код подтверждения не подходит (осталось попыток: {left}).",
+        "That confirmation code is wrong ({left} tries left).",
+    ),
+    "code_confirm_locked": (
+        "Слишком много неверных кодов подтверждения: попробуйте через час.",
+        "Too many wrong confirmation codes: try again in an hour.",
+    ),
+    "code_confirm_busy": (
+        "Это приглашение сейчас подтверждает другой пользователь.",
+        "Someone else is confirming that invitation right now.",
+    ),
+    "invite_one_binding": (
+        "Приглашение привязывается либо к адресу почты, либо к имени в Telegram, не к обоим.",
+        "An invitation is bound to an e-mail address or to a Telegram username, not both.",
+    ),
+    "invite_bound_email": ("только для {address}", "only for {address}"),
+    "invite_bound_telegram": (
+        "только для @{username} в Telegram",
+        "only for @{username} on Telegram",
+    ),
+    "invite_bound_none": ("для любого, у кого код", "for whoever has the code"),
+    "invitation_confirm_mail": (
+        "В Telegram {name} хочет войти в игру {game} ({role}) по приглашению, выданному "
+        "для этого адреса. Если это вы, пришлите боту в Telegram до {until}:\n\n"
+        "/start {code} {confirmation}\n\n"
+        "Если это не вы, ничего не делайте и сообщите судье.",
+        "On Telegram, {name} wants to join game {game} ({role}) with the invitation made "
+        "for this address. If that is you, send the bot on Telegram before {until}:\n\n"
+        "/start {code} {confirmation}\n\n"
+        "If it is not you, do nothing and tell the game master.",
+    ),
+    "subject_invitation_confirm": (
+        "Код подтверждения приглашения в игру {game}",
+        "Confirmation code of your invitation to game {game}",
+    ),
+    "invitation_redeemed_gm": (
+        "{game}: приглашение {code} ({role}{team}) использовал {who}.",
+        "{game}: invitation {code} ({role}{team}) was redeemed by {who}.",
+    ),
+    "subject_invitation_redeemed": (
+        "{game}: приглашение использовано",
+        "{game}: invitation redeemed",
+    ),
+    "invitation_revoked": (
+        "{game}: приглашение {code} отозвано. Участие прекращено: {ended}.",
+        "{game}: invitation {code} revoked. Membership ended: {ended}.",
+    ),
+    "membership_ended": (
+        "Судья отозвал ваше приглашение: вы больше не участвуете в игре {game}.",
+        "The game master revoked your invitation: you no longer take part in game {game}.",
+    ),
+    "invitations_header": ("{game}: приглашения ({count})", "{game}: invitations ({count})"),
+    "invitation_state_open": ("действует до {when}", "valid until {when}"),
+    "invitation_state_used": ("использовал {who}, {when}", "redeemed by {who}, {when}"),
+    "invitation_state_revoked": ("отозвано {when}", "revoked {when}"),
+    "invitation_state_expired": ("истекло {when}", "expired {when}"),
     "welcome": (
         "Добро пожаловать в игру {game}! Вы — {role}{team}. Приказы пишите сюда; помощь: /help",
         "Welcome to game {game}! You are {role}{team}. Send your orders here; help: /help",
@@ -180,6 +252,12 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "waiting": ("Команда «{team}» ещё не готова.", "Team “{team}” is not ready yet."),
     "no_open_round": ("Сейчас нет открытого раунда.", "No round is open now."),
+    "penalty_no_warning": (
+        "Штраф команде «{team}» назначить нельзя: штраф (§10) даётся в раунде, следующем за "
+        "предупреждением, а в раунде {round} её не предупреждали. Сначала /warn.",
+        "No penalty for “{team}”: a penalty (§10) comes in the round after a warning, and the "
+        "team was not warned in round {round}. Use /warn first.",
+    ),
     "status": (
         "Игра {game} ({left} — {right}), {status_text}. Счёт {score}. Раунд {round}, срок {deadline}. "
         "Отпечаток костей раунда: {commitment}.",
@@ -273,14 +351,16 @@ TEXTS: dict[str, tuple[str, str]] = {
         "{game}: player {number} of team {side} is {name}.",
     ),
     "invited": (
-        "{game}: код приглашения ({role}, {side}): {code}\nПусть пришлёт боту: /start {code}",
-        "{game}: invitation code ({role}, {side}): {code}\nThe invitee sends the judge: /start {code}",
+        "{game}: код приглашения ({role}, {side}; {bound}; действует до {expires}): {code}\n"
+        "Пусть пришлёт боту: /start {code}",
+        "{game}: invitation code ({role}, {side}; {bound}; valid until {expires}): {code}\n"
+        "The invitee sends the judge: /start {code}",
     ),
     "invited_link": (
-        "{game}: код приглашения ({role}, {side}): {code}\n"
+        "{game}: код приглашения ({role}, {side}; {bound}; действует до {expires}): {code}\n"
         "Ссылка для приглашённого: {link}\n"
         "Или пусть пришлёт боту: /start {code}",
-        "{game}: invitation code ({role}, {side}): {code}\n"
+        "{game}: invitation code ({role}, {side}; {bound}; valid until {expires}): {code}\n"
         "Link for the invitee: {link}\n"
         "Or the invitee sends the judge: /start {code}",
     ),

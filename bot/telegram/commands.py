@@ -86,9 +86,13 @@ GM_COMMANDS = (
     MenuCommand("addplayer", "left|right ИМЯ — игрок", "left|right NAME — a player"),
     MenuCommand(
         "invite",
-        "captain|player|game_master [left|right] [N…] [E-MAIL] — приглашение",
-        "captain|player|game_master [left|right] [N…] [E-MAIL] — invitation",
+        "captain|player|game_master [left|right] [N…] [E-MAIL|@ИМЯ] [for=3d] — приглашение",
+        "captain|player|game_master [left|right] [N…] [E-MAIL|@USERNAME] [for=3d] — invitation",
     ),
+    MenuCommand(
+        "invitations", "приглашения: кто какое использовал", "invitations: who redeemed what"
+    ),
+    MenuCommand("revoke", "КОД — отозвать приглашение", "CODE — revoke an invitation"),
     MenuCommand(
         "deadline",
         "ЧЧ:ММ[,ЧЧ:ММ] [Пояс/Зона] — срок раундов",
