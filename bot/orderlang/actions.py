@@ -29,7 +29,7 @@ SpellTable = dict[str, tuple[str, str, str]]
 
 
 def _pass_word(lang: str) -> str:
-    return "pass" if lang_of(lang) == 1 else "пас"
+    return "pass" if lang_of(lang) == 1 else "пас"  # the canonical words (printer.py)
 
 
 class Skip(Exception):

@@ -165,11 +165,12 @@ class PlayerReader(ActionReader):
             side, mate.number, lands
         )
         if theirs is None:
-            now = self._before(mate, min(lands, self.ruleset.ticks_per_round + 1))
+            now = self._before(mate, lands)
+            if now is None and mate.cell is not None and mate.height is not None:
+                now = mate.cell, mate.height  # where he is now, as a likely cell
             cell, height = now if now is not None else (order.cell, order.height)
-            h = "h" if lang_of(self.lang) == 1 else "в"
-            word = "pass" if lang_of(self.lang) == 1 else "пас"
-            example = f"{word} {label(action.ball, self.lang)} -> {cell} {h}{height}"
+            word, to, h = ("pass", "to", "h") if lang_of(self.lang) == 1 else ("пас", "->", "в")
+            example = f"{word} {label(action.ball, self.lang)} {to} {cell} {h}{height}"
             code = (
                 "receiver_unknown"
                 if lands <= self.ruleset.ticks_per_round

@@ -10,7 +10,7 @@ from dataclasses import replace
 from orderlang_states import RULESET, midgame
 
 from bot.orderlang import ParseResult, parse_message
-from engine.orders import Pass
+from engine.orders import Catch, Pass
 
 
 def _read(text: str, lang: str = "ru", **kw: object) -> ParseResult:
@@ -60,28 +60,41 @@ def test_a_pass_naming_no_ball_by_a_player_with_two_lists_both() -> None:
     assert e.suggestions == ("пас красный -> 91 в2", "пас голубой -> 91 в2")
 
 
-def test_a_pass_to_a_team_mate_flies_to_where_his_order_takes_him() -> None:
-    r = _read("т1 Иванов: 89 в2\nт2 Иванов: 89 в2, пас красный игроку 2\nт1-2 Петров: 91 в2")
-    assert r.ok
-    assert [o.action for o in r.orders.players if o.number == 1] == [None, Pass("red", 91, 2)]
-    # his order for that very tick, wherever it is in the message
-    r = _read("Иванов: 89 в2, пас красный игроку 2\nт2 Петров: 92 в3\nт1 Петров: 91 в3")
-    assert r.ok and r.orders.sorted().players[0].action == Pass("red", 91, 3)
-    # a team-mate who has no order: the form to write, with where he is now
-    code, marked, msg = _one_error("Иванов: 89 в2, пас красный игроку Петрову")
+def test_a_pass_to_a_team_mate_flies_to_where_his_order_takes_him_when_it_lands() -> None:
+    # a pass lands on the next tick (passes.flight = next_tick): his tick-2 order counts
+    r = _read("Иванов: 89 в2, пас красный игроку 2\nт1 Петров: 91 в2\nт2 Петров: 92 в3, ловить")
+    assert r.ok and r.orders.sorted().players[0].action == Pass("red", 92, 3)
+    # a team-mate who has no order then: the form to write, with where he will be
+    code, marked, msg = _one_error("Иванов: 89 в2, пас красный игроку Петрову\nт1 Петров: 91 в2")
     assert code == "receiver_unknown" and marked == "игроку Петрову"
-    assert "«пас красный -> 90 в2»" in msg
+    assert "в такте 2" in msg and "«пас красный -> 91 в2»" in msg
+    code, _, msg = _one_error("Иванов: 89 в2, пас красный игроку Петрову")
+    assert code == "receiver_unknown" and "«пас красный -> 90 в2»" in msg  # where he is now
+    # a pass on the last tick lands next round
+    code, _, msg = _one_error("т3 Иванов: 88 в2, pass red to player 2", "en")
+    assert code == "receiver_next_round" and "“pass red to 90 h2”" in msg
+
+
+def test_a_pass_to_a_team_mate_in_a_same_tick_ruleset_aims_at_this_tick() -> None:
+    same = replace(RULESET, pass_flight="same_tick")
+    r = parse_message(
+        "Иванов: 89 в2, пас красный игроку 2\nПетров: 91 в2, ловить",
+        state=midgame(),
+        ruleset=same,
+        side="left",
+    )
+    assert r.ok and r.orders.sorted().players[0].action == Pass("red", 91, 2)
 
 
 def test_a_pass_to_a_team_mate_measures_from_the_order_on_file() -> None:
-    on_file = _read("Петров: 91 в2").orders
+    on_file = _read("т1-2 Петров: 91 в2").orders
     r = _read("Иванов: 89 в2, пас красный игроку 2", on_file=on_file)
     assert r.ok and r.orders.players[0].action == Pass("red", 91, 2)
 
 
 def test_a_later_line_replaces_a_pending_pass_to_a_team_mate() -> None:
     r = _read("Иванов: 89 в2, пас красный игроку 2\nИванов: 89 в2, ловить")
-    assert r.ok and [o.action for o in r.orders.players if o.number == 1] != []
+    assert r.ok and [o.action for o in r.orders.players if o.number == 1] == [Catch(None, None)]
     r = _read("Иванов: 89 в2, пас красный игроку 2\nИванов: отмена")
     assert r.ok and r.orders.players == ()
 
