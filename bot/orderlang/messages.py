@@ -286,6 +286,12 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "Нельзя назначить штраф на такт {tick}.",
         "No penalty can be set for tick {tick}.",
     ),
+    "penalty_no_warning": (
+        "Штраф (§10) назначается только в раунде, следующем за предупреждением: "
+        "в раунде {round} команда не была предупреждена (/warn).",
+        "A penalty (§10) comes only in the round after a warning: "
+        "the team was not warned in round {round} (/warn).",
+    ),
 }
 
 # The engine's UNKNOWN_PLAYER code shares its name with the resolver's; keep both apart.

@@ -149,12 +149,13 @@ def direction_name(direction: Direction | str | None, lang: str) -> str:
 
 
 def effect_text(effect: str, lang: str) -> str:
-    return _EFFECT[lang].get(effect, effect)
+    # "daze+sneeze": balls swallowed at the same moment act together (§1)
+    return "; ".join(_EFFECT[lang].get(e, e) for e in effect.split("+"))
 
 
 def effect_short(effect: str, lang: str) -> str:
     """A ball's effect in a word or two, for the picture's panel."""
-    return _EFFECT_SHORT[lang].get(effect, effect)
+    return ", ".join(_EFFECT_SHORT[lang].get(e, e) for e in effect.split("+"))
 
 
 def fire_name(fire: str, lang: str) -> str:

@@ -112,7 +112,7 @@ def panel_lines(state: MatchState, lang: str, gm_view: bool) -> tuple[list[Line]
         first.append((w["dragon"].format(team=state.team(side).name), DRAGON_COLOURS[side], True))
         mouth = w["open"] if d.mouth_open else w["closed"]
         first.append((w["dragon_state"].format(height=d.height, mouth=mouth), INK, False))
-        status = [effect_short(e, lang) for e in ("daze", "sneeze") if d.effect == e]
+        status = [effect_short(e, lang) for e in ("daze", "sneeze") if e in d.effects]
         if d.paralysed:
             status.append(effect_short("paralyse", lang))
         fire = (

@@ -153,7 +153,7 @@ def _dragon(state: MatchState, side: str, lang: str) -> str:
         text += w["no_fire"]
     else:
         text += w["fire"].format(short=d.short_left, volleys=d.volleys_left)
-    effects = [effect_short(e, lang) for e in ("daze", "sneeze") if d.effect == e]
+    effects = [effect_short(e, lang) for e in ("daze", "sneeze") if e in d.effects]
     if d.paralysed:
         effects.append(effect_short("paralyse", lang))
     if effects:

@@ -252,6 +252,12 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "waiting": ("Команда «{team}» ещё не готова.", "Team “{team}” is not ready yet."),
     "no_open_round": ("Сейчас нет открытого раунда.", "No round is open now."),
+    "penalty_no_warning": (
+        "Штраф команде «{team}» назначить нельзя: штраф (§10) даётся в раунде, следующем за "
+        "предупреждением, а в раунде {round} её не предупреждали. Сначала /warn.",
+        "No penalty for “{team}”: a penalty (§10) comes in the round after a warning, and the "
+        "team was not warned in round {round}. Use /warn first.",
+    ),
     "status": (
         "Игра {game} ({left} — {right}), {status_text}. Счёт {score}. Раунд {round}, срок {deadline}. "
         "Отпечаток костей раунда: {commitment}.",
