@@ -9,6 +9,7 @@ from functools import cache
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import N_, t
 from engine import geometry
 from engine.ruleset import Ruleset
 
@@ -36,36 +37,20 @@ __all__ = ["LEGEND_LEFT", "cell_fill", "draw_cell_number", "field_background", "
 # x where the legend column starts on the standard 1280-px picture.
 LEGEND_LEFT = 800
 
-_LEGEND: dict[str, tuple[str, ...]] = {
-    "ru": (
-        "Условные обозначения",
-        "игрок: номер; размер и цифра — высота 1, 2, 3",
-        "мячи: чёрный, зелёный, голубой, красный, жёлтый",
-        "мяч: цифра — высота; у игрока — в руках",
-        "дракон: голова смотрит по стрелке, цифра — высота",
-        "пасть открыта: клетки, откуда глотает",
-        "огонь дракона в этом такте",
-        "клетки возвращения из больничного крыла",
-        "крайние клетки; серая полоса — центр",
-        "полёт игрока",
-        "пас и полёт мяча",
-        "упал или проглочен в этом такте",
-    ),
-    "en": (
-        "Legend",
-        "player: shirt number; size and figure: height 1, 2, 3",
-        "balls: black, green, blue, red, yellow",
-        "ball: figure is its height; by a player: in hand",
-        "dragon: the head points where it faces; figure: height",
-        "open mouth: cells it swallows from",
-        "dragon fire this tick",
-        "re-entry cells after the hospital wing",
-        "edge cells; grey band: centre line",
-        "player's flight",
-        "pass and ball flight",
-        "fell or swallowed this tick",
-    ),
-}
+_LEGEND: tuple[str, ...] = (
+    N_("legend.title"),
+    N_("legend.player"),
+    N_("legend.balls"),
+    N_("legend.ball"),
+    N_("legend.dragon"),
+    N_("legend.mouth"),
+    N_("legend.fire"),
+    N_("legend.reentry"),
+    N_("legend.edge"),
+    N_("legend.flight"),
+    N_("legend.pass"),
+    N_("legend.fell"),
+)
 
 
 def cell_fill(cell: int) -> tuple[int, int, int]:
@@ -135,7 +120,7 @@ def _background(
 
 def _legend(image: Image.Image, layout: Layout, lang: str) -> None:
     draw = ImageDraw.Draw(image)
-    texts = _LEGEND[lang]
+    texts = [t(key, lang) for key in _LEGEND]
     s = layout.scale
     left = LEGEND_LEFT * s
     top = layout.panel_top + 8 * s

@@ -14,13 +14,13 @@ import re
 from collections.abc import Mapping, Sequence
 from functools import cache
 
+from bot.i18n import t
 from engine.events import Event, Kind
 from engine.geometry import SIDES, Side
 from engine.ruleset import Ruleset
 from engine.state import MatchState
 
 from .names import ball_name, check_lang, dragon_name, effect_text, spell_name, spell_spellings
-from .phrases import PHRASES
 from .story import Line, Secrets, TickStory, score_text
 
 __all__ = ["redact", "round_report"]
@@ -49,18 +49,19 @@ def round_report(
     check_lang(lang)
     if audience is not None and audience not in SIDES:
         raise ValueError(f"audience must be None, 'left' or 'right', not {audience!r}")
-    words = PHRASES[lang]
     said = descriptions or {}
     out: list[str] = []
     if audience is None:
-        out.append(words["title"].format(round=before.round))
+        out.append(t("report.title", lang, round=before.round))
     else:
         out.append(
-            words["title_private"].format(round=before.round, team=after.team(audience).name)
+            t("report.title_private", lang, round=before.round, team=after.team(audience).name)
         )
     out.append(
-        words["score_before"].format(
-            score=score_text(after, before.teams[0].score, before.teams[1].score)
+        t(
+            "report.score_before",
+            lang,
+            score=score_text(after, before.teams[0].score, before.teams[1].score),
         )
     )
     yellow = before.ball("yellow") if any(b.name == "yellow" for b in before.balls) else None
@@ -81,10 +82,10 @@ def round_report(
             continue
         out.append("")
         if tick > 0:
-            out.append(words["tick"].format(tick=tick))
+            out.append(t("report.tick", lang, tick=tick))
         out.extend(line.text for line in lines)
     if not events:
-        out.extend(["", words["no_events"]])
+        out.extend(["", t("report.no_events", lang)])
     out.append("")
     out.extend(_footer(before.round, after, ruleset, lang, audience))
     return "\n".join(out) + "\n"
@@ -113,7 +114,7 @@ def _weave(
             clean = redact(clean, ruleset, lang)
         player = names.find_player(side, number)
         who = player.name if player is not None and player.name else f"{side}{number}"
-        sentence = PHRASES[lang]["said"].format(name=who, text=clean)
+        sentence = t("report.said", lang, name=who, text=clean)
         about = [i for i, line in enumerate(lines) if (side, number) in line.actors]
         # After his first action; failing that, after his team's flights.
         index = next((i for i in about if not lines[i].flights), about[0] if about else None)
@@ -136,7 +137,7 @@ def _clean(text: str) -> str:
 
 def redact(text: str, ruleset: Ruleset, lang: str = "ru") -> str:
     """The text with every spelling of every spell and counter-spell blanked."""
-    return _spell_pattern(spell_spellings(ruleset)).sub(PHRASES[lang]["hidden"], text)
+    return _spell_pattern(spell_spellings(ruleset)).sub(t("report.hidden", lang), text)
 
 
 @cache
@@ -149,10 +150,9 @@ def _spell_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
 def _footer(
     round_: int, after: MatchState, ruleset: Ruleset, lang: str, audience: Side | None
 ) -> list[str]:
-    words = PHRASES[lang]
-    out = [words["summary_head"].format(round=round_)]
+    out = [t("report.summary_head", lang, round=round_)]
     out.append(
-        words["score"].format(score=score_text(after, after.teams[0].score, after.teams[1].score))
+        t("report.score", lang, score=score_text(after, after.teams[0].score, after.teams[1].score))
     )
     fire: list[str] = []
     magic: list[str] = []
@@ -160,45 +160,56 @@ def _footer(
         d = after.dragon(side)
         name = dragon_name(after, side, lang)
         if d.extinguished:
-            fire.append(words["fire_out"].format(dragon=name))
+            fire.append(t("report.fire_out", lang, dragon=name))
         else:
             fire.append(
-                words["fire_item"].format(dragon=name, short=d.short_left, volleys=d.volleys_left)
+                t("report.fire_item", lang, dragon=name, short=d.short_left, volleys=d.volleys_left)
             )
         effects: list[str] = [e for e in ("daze", "sneeze") if d.effect == e]
         effects += ["paralyse"] if d.paralysed else []
         magic.extend(f"{name} — {effect_text(e, lang)}" for e in effects)
-    out.append(words["fire_left"].format(items="; ".join(fire)))
+    out.append(t("report.fire_left", lang, items="; ".join(fire)))
     if magic:
-        out.append(words["effects_now"].format(items="; ".join(magic)))
+        out.append(t("report.effects_now", lang, items="; ".join(magic)))
     hospital = [
-        words["hospital_item"].format(name=p.name, round=p.return_round)
+        t("report.hospital_item", lang, name=p.name, round=p.return_round)
         for p in after.players
         if p.status == "hospital"
     ]
     if hospital:
-        out.append(words["hospital"].format(items=", ".join(hospital)))
+        out.append(t("report.hospital", lang, items=", ".join(hospital)))
     swallowed = [
-        words["swallowed_item"].format(name=p.name, dragon=dragon_name(after, p.swallowed_by, lang))
+        t(
+            "report.swallowed_item",
+            lang,
+            name=p.name,
+            dragon=dragon_name(after, p.swallowed_by, lang),
+        )
         for p in after.players
         if p.status == "swallowed" and p.swallowed_by is not None
     ]
     if swallowed:
-        out.append(words["swallowed"].format(items=", ".join(swallowed)))
+        out.append(t("report.swallowed", lang, items=", ".join(swallowed)))
     if audience is not None:
         team = after.team(audience)
         out.append(
-            words["enchanted_left"].format(
-                left=team.enchanted_left, total=ruleset.enchanted_per_team
+            t(
+                "report.enchanted_left",
+                lang,
+                left=team.enchanted_left,
+                total=ruleset.enchanted_per_team,
             )
         )
         own = [
-            words["own_spell_item"].format(
-                ball=ball_name(b.name, lang), spell=spell_name(ruleset, b.spell, lang)
+            t(
+                "report.own_spell_item",
+                lang,
+                ball=ball_name(b.name, lang),
+                spell=spell_name(ruleset, b.spell, lang),
             )
             for b in after.balls
             if b.spell and b.enchanted_by == audience and b.status in ("free", "held", "vanished")
         ]
         if own:
-            out.append(words["own_spells"].format(items=", ".join(own)))
+            out.append(t("report.own_spells", lang, items=", ".join(own)))
     return out

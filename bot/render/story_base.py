@@ -7,13 +7,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.i18n import t
 from engine.events import Event
 from engine.geometry import SIDES, Side
 from engine.ruleset import Ruleset
 from engine.state import MatchState
 
 from .names import ball_name, dragon_name
-from .phrases import PHRASES, WHERE, percent
+from .phrases import percent, why
 from .values import as_int
 
 __all__ = ["Actor", "Line", "Secrets", "StoryBase", "other_side", "score_text"]
@@ -60,10 +61,10 @@ class StoryBase:
 
     # -- helpers --------------------------------------------------------
     def t(self, key: str, **values: Any) -> str:
-        return PHRASES[self.lang][key].format(**values)
+        return t(key, self.lang, **values)
 
     def where(self, code: Any) -> str:
-        return WHERE[self.lang].get(str(code), "")
+        return why(code, self.lang)
 
     def because(self, code: Any) -> str:
         """«: reason» for a known code, nothing for an unknown one."""

@@ -22,7 +22,7 @@ from .api import Inbound
 from .context import Actor, ServiceError, Tx, game_code, parse_game_code
 from .deadlines import next_deadline
 from .gm import Outcome
-from .i18n import t
+from .i18n import N_, ROLE_TEXTS, t
 
 __all__ = [
     "COMMANDS",
@@ -96,7 +96,7 @@ class Request:
         assert game.id is not None
         return game.id, args
 
-    def text(self, key: str, **params: object) -> str:
+    def t(self, key: str, **params: object) -> str:
         return t(key, self.actor.lang, **params)
 
 
@@ -141,7 +141,7 @@ def _clear(r: Request) -> Outcome:
 def _ready(r: Request, ready: bool) -> Outcome:
     game_id, _ = r.game_id()
     team, number, whole = ordering.set_ready(r.tx, r.actor, game_id, ready)
-    key = "waiting" if not ready else "ready" if whole else "ready_member"
+    key = N_("waiting") if not ready else N_("ready") if whole else N_("ready_member")
     return Outcome(key, {"team": team, "round": number}, game_id=game_id)
 
 
@@ -158,9 +158,9 @@ def _status(r: Request) -> Outcome:
 
 
 def _help(r: Request) -> Outcome:
-    parts = [help_text(r.actor.lang), r.text("help_commands")]
+    parts = [help_text(r.actor.lang), r.t("help_commands")]
     if r.actor.global_gm or r.actor.trusted:
-        parts.append(r.text("help_gm"))
+        parts.append(r.t("help_gm"))
     return _raw("\n\n".join(parts))
 
 
@@ -192,7 +192,7 @@ def _verify(r: Request) -> Outcome:
             },
             game_id=game_id,
         )
-    yes_no = {True: r.text("yes"), False: r.text("no")}
+    yes_no = {True: r.t("yes"), False: r.t("no")}
     return Outcome(
         "verify_failed",
         {"round": v.round_number, "commitment_ok": yes_no[v.commitment_ok],
@@ -227,7 +227,7 @@ def _start(r: Request) -> Outcome:
         team = f", «{team_row.name}»" if team_row else f", {ms.side}"
     lang = member.lang
     return Outcome(
-        "welcome", {"game": game_code(game), "role": t(f"role_{ms.role}", lang), "team": team},
+        "welcome", {"game": game_code(game), "role": t(ROLE_TEXTS.get(ms.role, "role_player"), lang), "team": team},
         game_id=game.id, data={"member_id": member.id},
     )  # fmt: skip
 

@@ -18,7 +18,7 @@ from .context import Actor, ServiceError, Tx, game_code
 from .deadlines import ScheduleError, format_schedule, parse_schedule, parse_zone
 from .fairness import new_seed
 from .gm import Outcome, local_time, locked_game, record, side_of
-from .i18n import t
+from .i18n import N_, t
 
 __all__ = [
     "add_player",
@@ -175,7 +175,7 @@ def invite(
     # button when it does not know its own name either).
     button = (t("invite_button", actor.lang), f"bot:start?{code}")
     return Outcome(
-        "invited_link" if bot else "invited",
+        N_("invited_link") if bot else N_("invited"),
         params,
         game_id=game.id,
         data={"code": code, **({"link": params["link"]} if bot else {})},

@@ -1,409 +1,53 @@
-"""The service's own texts, Russian first, English second.
+"""The service's texts: the catalogs of :mod:`bot.i18n` (docs/i18n.md).
 
-``t(key, lang, **params)`` fills a template; a parameter may be a callable of
-the language (e.g. a deadline printed the local way), so one announcement can
-be rendered for readers of either language.
+Kept so that ``from .i18n import t`` reads as before; a text is added to
+``bot/locale/*/LC_MESSAGES/messages.po``, never here.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
-from zoneinfo import ZoneInfo
 
-__all__ = ["LANGS", "TEXTS", "format_time", "lang_or_default", "t"]
+from bot.i18n import LANGS, N_, format_clock, format_deadline, lang_or_default, t, tn
 
-LANGS = ("ru", "en")
+__all__ = [
+    "END_REASON_TEXTS",
+    "LANGS",
+    "N_",
+    "ROLE_TEXTS",
+    "STATUS_TEXTS",
+    "format_clock",
+    "format_time",
+    "lang_or_default",
+    "t",
+    "tn",
+]
 
-# key: (Russian, English)
-TEXTS: dict[str, tuple[str, str]] = {
-    # ------------------------------------------------------------ general
-    "raw": ("{text}", "{text}"),
-    "duplicate": ("Это сообщение уже получено.", "This message was already received."),
-    "internal_error": (
-        "Внутренняя ошибка судьи: сообщение сохранено, судьи извещены. Попробуйте позже.",
-        "The judge failed internally: your message is kept and the game masters are told. Try again later.",
-    ),
-    "unknown_sender": (
-        "Я вас не знаю. Попросите у судьи код приглашения и пришлите: /start КОД",
-        "I do not know you yet. Ask a game master for an invitation code and send: /start CODE",
-    ),
-    "unauthenticated": (
-        "Письмо не принято: нет пароля игрока (или подпись DKIM не подтверждена). "
-        "Если это писали не вы, сообщите судье.",
-        "Message refused: it carries no player pass phrase (or no verified DKIM signature). "
-        "If you did not write it, tell a game master.",
-    ),
-    "gm_alert_mail_failures": (
-        "Почта: писем с адреса {sender} без верного пароля за {minutes} мин: {failures} "
-        "(последнее: {last}). Следующие письма с этого адреса сохраняются без ответа.",
-        "E-mail: {failures} messages from {sender} without the right pass phrase within "
-        "{minutes} min (last: {last}). Further ones from this address are stored unanswered.",
-    ),
-    "mail_too_large": (
-        "Письмо слишком большое (предел {limit} байт) и не прочитано. "
-        "Пришлите приказы коротким письмом, без вложений.",
-        "Your message is too large (the limit is {limit} bytes) and was not read. "
-        "Send your orders in a short message without attachments.",
-    ),
-    "unknown_command": (
-        "Неизвестная команда /{command}. Список команд: /help",
-        "Unknown command /{command}. Commands: /help",
-    ),
-    "usage": ("Как пользоваться: {usage}", "Usage: {usage}"),
-    "media_text_only": (
-        "Я читаю только текст. Пришлите приказы обычным сообщением (подпись к фото тоже подойдёт).",
-        "I read text only. Send your orders as an ordinary message (a photo caption works too).",
-    ),
-    "orders_in_foreign_chat": (
-        "Приказы и лист приказов — тайна команды: здесь их не принимаю и не показываю. "
-        "Пишите их в чат своей команды или мне в личные сообщения.",
-        "Orders and order sheets are a team's secret: I neither take nor show them here. "
-        "Write them in your team's chat or to me privately.",
-    ),
-    "no_game": (
-        "Не понятно, о какой игре речь. Ваши игры: {games}. Выберите: /game DB-N "
-        "(в письме — [DB-N] в теме).",
-        "Which game? Your games: {games}. Choose one: /game DB-N (by e-mail: [DB-N] in the subject).",
-    ),
-    "no_games": ("Вы не участвуете ни в одной игре.", "You take part in no game."),
-    "game_selected": ("Текущая игра: {game}.", "Current game: {game}."),
-    "unknown_game": ("Игры {game} нет.", "There is no game {game}."),
-    "not_member": ("Вы не участвуете в игре {game}.", "You do not take part in game {game}."),
-    "not_gm": ("Это может только судья.", "Only a game master can do that."),
-    "bad_status": (
-        "Игра {game} сейчас в состоянии «{status_now}», это действие невозможно.",
-        "Game {game} is {status_now}: this cannot be done now.",
-    ),
-    "lang_set": ("Язык: русский.", "Language: English."),
-    "lang_usage": ("Как пользоваться: /lang ru или /lang en", "Usage: /lang ru or /lang en"),
-    "passphrase_set": (
-        "Пароль для писем сохранён. Пишите его в первой строке письма: пароль: …",
-        "E-mail pass phrase saved. Put it on the first line of your messages: passphrase: …",
-    ),
-    "passphrase_usage": (
-        "Как пользоваться: /passphrase ФРАЗА (не короче 8 знаков)",
-        "Usage: /passphrase PHRASE (8 characters or more)",
-    ),
-    "rules": (
-        "Правила: книга правил «Драконбол» (классические), как их читает судья — docs/rules.md. "
-        "Раунд — {ticks} такта, срок приказов — {deadlines} ({timezone}).",
-        "Rules: the Dragonball rule book (classic ruleset), as the judge reads it — docs/rules.md. "
-        "A round is {ticks} ticks; orders are due at {deadlines} ({timezone}).",
-    ),
-    "help_commands": (
-        "Команды: /orders — мои приказы, /clear — стереть приказы, /ready и /wait — приказы готовы "
-        "или ещё нет, /status — положение игры, /verify N — проверить кости раунда N, "
-        "/lang ru|en — язык, /game DB-N — выбрать игру, /rules — правила.",
-        "Commands: /orders — my orders, /clear — forget my orders, /ready and /wait — my orders are "
-        "final or not yet, /status — the state of the game, /verify N — check the dice of round N, "
-        "/lang ru|en — language, /game DB-N — choose a game, /rules — the rules.",
-    ),
-    "help_gm": (
-        "Команды судьи: /newgame, /addteam, /addplayer, /invite, /deadline, /startgame, /pause, "
-        "/resume, /extend, /resolve, /rollback, /warn, /penalty, /substitute, /endgame, /announce, "
-        "/linkchat, /setchannel, /as — см. docs/game-master.md.",
-        "Game-master commands: /newgame, /addteam, /addplayer, /invite, /deadline, /startgame, "
-        "/pause, /resume, /extend, /resolve, /rollback, /warn, /penalty, /substitute, /endgame, "
-        "/announce, /linkchat, /setchannel, /as — see docs/game-master.md.",
-    ),
-    # ------------------------------------------------------------ invitations
-    "bad_code": ("Код приглашения не подходит.", "That invitation code is not valid."),
-    "code_used": ("Этот код уже использован.", "That invitation code has been used."),
-    "code_expired": ("Срок кода приглашения истёк.", "That invitation code has expired."),
-    "code_other_address": (
-        "Этот код выдан для другого адреса.",
-        "That invitation code was issued for another address.",
-    ),
-    "welcome": (
-        "Добро пожаловать в игру {game}! Вы — {role}{team}. Приказы пишите сюда; помощь: /help",
-        "Welcome to game {game}! You are {role}{team}. Send your orders here; help: /help",
-    ),
-    "role_captain": ("капитан", "captain"),
-    "role_player": ("игрок", "player"),
-    "role_game_master": ("судья", "game master"),
-    # ------------------------------------------------------------ orders
-    "game_not_started": ("Игра {game} ещё не началась.", "Game {game} has not started yet."),
-    "game_over": ("Игра {game} окончена.", "Game {game} is over."),
-    "gm_use_as": (
-        "Судья отдаёт приказы за команду так: /as left|right ПРИКАЗЫ",
-        "A game master gives orders for a team like this: /as left|right ORDERS",
-    ),
-    "wrong_round": (
-        "Эти приказы на раунд {given}, а сейчас идёт раунд {current}. Ничего не записано.",
-        "These orders are for round {given}, but round {current} is being played. Nothing saved.",
-    ),
-    "orders_saved": (
-        "Раунд {round}, приказы приняты (срок — {deadline}):",
-        "Round {round}, orders accepted (due {deadline}):",
-    ),
-    "too_late": (
-        "Срок приказов на раунд {round} истёк; итоги вот-вот придут. Приказы на следующий "
-        "раунд — после них.",
-        "The deadline of round {round} has passed; the results are on their way. Orders for "
-        "the next round after them, please.",
-    ),
-    "orders_none_found": (
-        "В сообщении нет приказов. Как их писать: /help",
-        "There are no orders in this message. How to write them: /help",
-    ),
-    "orders_none_saved": (
-        "Раунд {round}: ни один приказ не принят.",
-        "Round {round}: no order accepted.",
-    ),
-    "orders_cleared": ("Стёрто приказов: {count}.", "Orders forgotten: {count}."),
-    "orders_errors": ("Не принято:", "Not accepted:"),
-    "not_yours": (
-        "Игрок {number}: вы не можете отдавать ему приказы.",
-        "Player {number}: you may not give him orders.",
-    ),
-    "not_your_dragon": (
-        "Драконом командует капитан.",
-        "Only the captain gives the dragon its orders.",
-    ),
-    "penalty_gm_only": (
-        "Штрафной вброс назначает только судья.",
-        "Only a game master orders a penalty throw-in.",
-    ),
-    "sheet_header": (
-        "Игра {game}, раунд {round}, срок {deadline}. Приказы команды «{team}»:",
-        "Game {game}, round {round}, due {deadline}. Orders of team “{team}”:",
-    ),
-    "sheet_empty": ("(приказов нет)", "(no orders)"),
-    "missing_orders": ("Без приказов: {players}.", "Without orders: {players}."),
-    "ready": (
-        "Команда «{team}» готова к раунду {round}. Когда обе команды готовы, раунд разыгрывается сразу.",
-        "Team “{team}” is ready for round {round}. When both teams are ready the round is resolved at once.",
-    ),
-    "ready_member": (
-        "Ваши приказы на раунд {round} окончательные; команда «{team}» ждёт остальных.",
-        "Your orders for round {round} are final; team “{team}” waits for the others.",
-    ),
-    "waiting": ("Команда «{team}» ещё не готова.", "Team “{team}” is not ready yet."),
-    "no_open_round": ("Сейчас нет открытого раунда.", "No round is open now."),
-    "status": (
-        "Игра {game} ({left} — {right}), {status_text}. Счёт {score}. Раунд {round}, срок {deadline}. "
-        "Отпечаток костей раунда: {commitment}.",
-        "Game {game} ({left} — {right}), {status_text}. Score {score}. Round {round}, due {deadline}. "
-        "Dice commitment of the round: {commitment}.",
-    ),
-    "status_missing": (
-        "Без приказов — «{team}»: {players}.",
-        "Without orders — “{team}”: {players}.",
-    ),
-    "status_all_ordered": (
-        "«{team}»: приказы есть у всех.",
-        "“{team}”: everybody has orders.",
-    ),
-    "status_setup": ("подготовка", "being set up"),
-    "status_running": ("идёт", "running"),
-    "status_paused": ("пауза", "paused"),
-    "status_ended": ("окончена", "over"),
-    "reminder": (
-        "Напоминание: игра {game}, раунд {round} — срок {deadline}. Нет приказов для: {players}.",
-        "Reminder: game {game}, round {round} is due {deadline}. No orders yet for: {players}.",
-    ),
-    "subject_reminder": ("Напоминание: раунд {round}", "Reminder: round {round}"),
-    # ------------------------------------------------------------ rounds
-    "round_open": (
-        "Игра {game}: начался раунд {round}. Срок приказов — {deadline}.\n"
-        "Отпечаток костей (SHA-256 зерна): {commitment}",
-        "Game {game}: round {round} has begun. Orders are due {deadline}.\n"
-        "Dice commitment (SHA-256 of the seed): {commitment}",
-    ),
-    "subject_round_open": ("Раунд {round} начался", "Round {round} has begun"),
-    "results_header": (
-        "Игра {game}, итоги раунда {round}",
-        "Game {game}, results of round {round}",
-    ),
-    "results_footer": (
-        "Зерно костей: {seed}\nОтпечаток итога: {digest}\nПроверка: /verify {round}",
-        "Dice seed: {seed}\nResult digest: {digest}\nCheck it: /verify {round}",
-    ),
-    "subject_results": ("Итоги раунда {round}", "Results of round {round}"),
-    "match_end": (
-        "Игра {game} окончена: {reason}. {left} — {right} {score}.",
-        "Game {game} is over: {reason}. {left} — {right} {score}.",
-    ),
-    "subject_match_end": ("Игра окончена", "The game is over"),
-    "end_reason_all_balls": ("все мячи проглочены", "every ball is swallowed"),
-    "end_reason_team_swallowed": ("команда проглочена целиком", "a whole team is swallowed"),
-    "end_reason_decided": ("исход уже не изменить", "the result can no longer change"),
-    "end_reason_max_rounds": ("сыграны все раунды", "the last round is played"),
-    "end_reason_game_master": ("решение судьи", "the game master's decision"),
-    "no_snapshot": (
-        "Нет сохранённой позиции раунда {round}.",
-        "No stored position of round {round}.",
-    ),
-    "verify_no_round": ("Раунд {round} ещё не разыгран.", "Round {round} has not been resolved."),
-    "verify_ok": (
-        "Раунд {round} проверен: зерно {seed} даёт опубликованный отпечаток {commitment} "
-        "и тот же итог ({digest}).",
-        "Round {round} checks out: seed {seed} matches the published commitment {commitment} "
-        "and gives the same result ({digest}).",
-    ),
-    "verify_failed": (
-        "Раунд {round} НЕ сходится: отпечаток зерна {commitment_ok}, итог {result_ok}, позиции {state_ok}.",
-        "Round {round} does NOT check out: seed commitment {commitment_ok}, result {result_ok}, "
-        "positions {state_ok}.",
-    ),
-    "yes": ("верен", "correct"),
-    "no": ("НЕВЕРЕН", "WRONG"),
-    # ------------------------------------------------------------ game master
-    "subject_announce": ("Сообщение судьи", "From the game master"),
-    "bad_side": (
-        "Команда должна быть left или right, а не «{side}».",
-        "The team must be left or right, not “{side}”.",
-    ),
-    "bad_ruleset": ("Правил «{ruleset}» нет: {error}", "No ruleset “{ruleset}”: {error}"),
-    "bad_schedule": ("Срок не понят: {error}", "Deadline not understood: {error}"),
-    "bad_players_per_team": ("Игроков в команде: от 1 до {max}.", "Players per team: 1 to {max}."),
-    "bad_role": (
-        "Роль: captain, player или game_master, а не «{role}».",
-        "Role: captain, player or game_master, not “{role}”.",
-    ),
-    "bad_tick": ("Такт — от 1 до {ticks}, а не {tick}.", "The tick is 1 to {ticks}, not {tick}."),
-    "bad_number": ("Не число: «{value}».", "Not a number: “{value}”."),
-    "bad_duration": (
-        "Не понял срок «{value}»: пишите 2h, 30m, 1d или ЧЧ:ММ.",
-        "Cannot read “{value}”: write 2h, 30m, 1d or HH:MM.",
-    ),
-    "game_created": (
-        "Игра {game} создана: срок {deadlines} ({timezone}). Дальше: /addteam, /addplayer, /invite, /startgame.",
-        "Game {game} created: due {deadlines} ({timezone}). Next: /addteam, /addplayer, /invite, /startgame.",
-    ),
-    "team_added": ("{game}: команда {side} — «{name}».", "{game}: team {side} is “{name}”."),
-    "player_added": (
-        "{game}: игрок {number} команды {side} — {name}.",
-        "{game}: player {number} of team {side} is {name}.",
-    ),
-    "invited": (
-        "{game}: код приглашения ({role}, {side}): {code}\nПусть пришлёт боту: /start {code}",
-        "{game}: invitation code ({role}, {side}): {code}\nThe invitee sends the judge: /start {code}",
-    ),
-    "invited_link": (
-        "{game}: код приглашения ({role}, {side}): {code}\n"
-        "Ссылка для приглашённого: {link}\n"
-        "Или пусть пришлёт боту: /start {code}",
-        "{game}: invitation code ({role}, {side}): {code}\n"
-        "Link for the invitee: {link}\n"
-        "Or the invitee sends the judge: /start {code}",
-    ),
-    "invite_button": ("Приглашение: открыть бота", "Invitation: open the bot"),
-    "deadline_set": (
-        "Игра {game}: срок приказов теперь {deadlines} ({timezone}); срок этого раунда — {deadline}.",
-        "Game {game}: orders are now due at {deadlines} ({timezone}); this round is due {deadline}.",
-    ),
-    "need_two_teams": (
-        "Сначала нужны обе команды: /addteam left … и /addteam right …",
-        "Both teams are needed first: /addteam left … and /addteam right …",
-    ),
-    "need_players": (
-        "В команде {side} {count} игроков, нужно не меньше {needed}.",
-        "Team {side} has {count} players, {needed} are needed.",
-    ),
-    "game_started": (
-        "Игра {game} началась: {left} против {right}! Зерно начальной расстановки: {setup_seed}",
-        "Game {game} has started: {left} against {right}! Seed of the opening position: {setup_seed}",
-    ),
-    "game_started_gm": (
-        "Игра {game} запущена, первый срок — {deadline}.",
-        "Game {game} is on; the first deadline is {deadline}.",
-    ),
-    "paused": (
-        "Судья приостановил игру {game}: {reason}.",
-        "The game master paused game {game}: {reason}.",
-    ),
-    "resumed": (
-        "Судья возобновил игру {game}. Срок раунда — {deadline}.",
-        "The game master resumed game {game}. The round is due {deadline}.",
-    ),
-    "deadline_in_past": ("Срок {deadline} уже прошёл.", "The time {deadline} is already past."),
-    "extended": (
-        "Судья продлил раунд {round} игры {game} до {deadline}.",
-        "The game master extended round {round} of game {game} to {deadline}.",
-    ),
-    "resolved_by_gm": (
-        "Судья разыгрывает раунд {round} игры {game} досрочно.",
-        "The game master resolves round {round} of game {game} now.",
-    ),
-    "resolved": ("{game}: раунд {round} разыгран.", "{game}: round {round} resolved."),
-    "nothing_to_roll_back": (
-        "Откатывать нечего: ни один раунд не разыгран.",
-        "Nothing to roll back: no round has been resolved.",
-    ),
-    "rolled_back": (
-        "Судья отменил итоги раунда {round} игры {game}: раунд будет разыгран заново с новым зерном; "
-        "приказы на него остаются в силе.",
-        "The game master rolled back round {round} of game {game}: it will be played again with a new "
-        "seed; the orders for it still stand.",
-    ),
-    "warned": (
-        "Судья предупреждает команду «{team}» (§10, предупреждение {count}): {reason}.",
-        "The game master warns team “{team}” (§10, warning {count}): {reason}.",
-    ),
-    "penalty_ordered": (
-        "Судья назначил команде «{team}» штрафной вброс в такте {tick} раунда {round} (§10).",
-        "The game master ordered a penalty throw-in against team “{team}” at tick {tick} of round {round} (§10).",
-    ),
-    "bad_substitution": (
-        "Замена {out} → {inn} невозможна: выходит игрок не проглоченный, входит запасной.",
-        "Substitution {out} → {inn} is impossible: the one going off must not be swallowed, the one coming on must be a reserve.",
-    ),
-    "substituted": (
-        "Судья назначил замену в раунде {round}: {out} → {inn}.",
-        "The game master substitutes in round {round}: {out} → {inn}.",
-    ),
-    "ended_by_gm": (
-        "Судья завершил игру {game}. Счёт {score}. {reason}",
-        "The game master ended game {game}. Score {score}. {reason}",
-    ),
-    "gm_announcement": ("Судья: {text}", "Game master: {text}"),
-    "announced": ("{game}: объявление разослано.", "{game}: announcement sent."),
-    "team_chat_linked": (
-        "Чат команды «{team}» подключён к игре {game}.",
-        "The chat of team “{team}” is linked to game {game}.",
-    ),
-    "channel_set": (
-        "Канал отчётов игры {game} задан.",
-        "The report channel of game {game} is set.",
-    ),
-    "gm_alert_dead": (
-        "Не удаётся доставить сообщения: {channel} {destination} ({reason}), попыток: {attempts}.",
-        "Messages cannot be delivered: {channel} {destination} ({reason}), attempts: {attempts}.",
-    ),
-    "subject_gm_alert": ("Судье: сбой доставки", "To the game master: delivery failure"),
-    "gm_alert_resolution": (
-        "Раунд игры {game} не удаётся разыграть: {error}. Раунд остаётся открытым, судья "
-        "пробует снова каждую минуту; можно поставить игру на паузу (/pause).",
-        "The round of game {game} cannot be resolved: {error}. It stays open and the judge "
-        "tries again every minute; you may pause the game (/pause).",
-    ),
-    "gm_alert_error": (
-        "Сбой при обработке сообщения {external_id} ({channel}, от {sender}): {error}",
-        "Processing message {external_id} ({channel}, from {sender}) failed: {error}",
-    ),
+
+# A game's status in words (the keys are marked for extraction).
+STATUS_TEXTS = {
+    "setup": N_("status_setup"),
+    "running": N_("status_running"),
+    "paused": N_("status_paused"),
+    "ended": N_("status_ended"),
 }
 
+ROLE_TEXTS = {
+    "captain": N_("role_captain"),
+    "player": N_("role_player"),
+    "game_master": N_("role_game_master"),
+}
 
-def lang_or_default(lang: str | None, default: str = "ru") -> str:
-    return lang if lang in LANGS else default
-
-
-class _Params(dict[str, object]):
-    def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
-
-
-def t(key: str, lang: str, **params: object) -> str:
-    """The text ``key`` in ``lang`` (Russian for anything else), filled in."""
-    ru, en = TEXTS[key]
-    template = en if lang == "en" else ru
-    values = _Params({k: v(lang) if callable(v) else v for k, v in params.items()})
-    return template.format_map(values)
+# Why a match ended (engine end_reason codes) in words.
+END_REASON_TEXTS = {
+    "all_balls": N_("end_reason_all_balls"),
+    "team_swallowed": N_("end_reason_team_swallowed"),
+    "decided": N_("end_reason_decided"),
+    "max_rounds": N_("end_reason_max_rounds"),
+    "game_master": N_("end_reason_game_master"),
+}
 
 
 def format_time(when: datetime, zone: str, lang: str) -> str:
     """A deadline as its readers expect it: local time and the zone's name."""
-    local = when.astimezone(ZoneInfo(zone))
-    day = local.strftime("%d.%m.%Y") if lang == "ru" else local.strftime("%Y-%m-%d")
-    return f"{day} {local:%H:%M} ({zone})"
+    return format_deadline(when, zone, lang)
