@@ -153,6 +153,10 @@ class Ruleset:
     setup_left: tuple[int, ...]
     setup_right: tuple[int, ...]
     setup_height: int
+    # The field: the classic 13-row hex field, or (a later edition) a square grid.
+    field_shape: str = "hex"
+    field_rows: int = len(geometry.ROW_LENGTHS)
+    field_columns: int = max(geometry.ROW_LENGTHS)
 
     def reentry(self, side: Side) -> tuple[int, ...]:
         return self.reentry_left if side == "left" else self.reentry_right
@@ -397,9 +401,30 @@ def parse_ruleset(data: dict[str, Any]) -> Ruleset:
         setup_left=setup.cells("left_cells"),
         setup_right=setup.cells("right_cells"),
         setup_height=setup.int_("start_height", min_height, max_height),
+        **_field(root),
     )
     _check_positions(ruleset)
     return ruleset
+
+
+def _field(root: _Reader) -> dict[str, Any]:
+    """The optional ``[field]`` table: ``shape`` (hex or square), ``rows``, ``columns``."""
+    if not root.has("field"):
+        return {}
+    t = root.table("field")
+    shape = t.str_("shape") if t.has("shape") else "hex"
+    if shape == "hex":
+        # The engine knows one hex field; its size is not a setting.
+        if t.has("rows") or t.has("columns"):
+            raise RulesetError("ruleset key field.rows: the hex field has a fixed size")
+        return {"field_shape": shape}
+    if shape != "square":
+        raise RulesetError(f"ruleset key field.shape: expected hex or square, not {shape!r}")
+    return {
+        "field_shape": shape,
+        "field_rows": t.int_("rows", 2, 100),
+        "field_columns": t.int_("columns", 2, 100),
+    }
 
 
 def _check_positions(r: Ruleset) -> None:

@@ -58,13 +58,13 @@ def test_demo_prints_each_round_and_a_summary(short_demo: tuple[Result, Path]) -
     result, out = short_demo
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[0].startswith("Демонстрационный матч: «Саламандры» против «Виверны», семя 2026")
+    assert lines[0].startswith("Демонстрационный матч: «Саламандры» против «Виверны», зерно 2026")
     assert [line.split(":")[0] for line in lines if line.startswith("Раунд ")] == [
         "Раунд 1/3",
         "Раунд 2/3",
         "Раунд 3/3",
     ]
-    assert "Проверка: все 3 раунда проверены: семя совпадает с обязательством" in lines
+    assert "Проверка: все 3 раунда проверены: зерно совпадает с обязательством" in lines
     assert "Матч остановлен после раунда 3 (dragonball demo --rounds 3)" in lines
     assert any(line.startswith("Итоговый счёт: «Саламандры» ") for line in lines)
     assert f"Всё записано в папку {out}:" in lines
@@ -97,7 +97,9 @@ def test_every_round_has_a_readable_public_report(short_demo: tuple[Result, Path
     _, out = short_demo
     for n in range(1, ROUNDS + 1):
         text = (out / "reports" / f"round-{n:02d}.txt").read_text(encoding="utf-8")
-        assert f"Раунд {n}: отчёт" in text
+        # One title with the game and round (not the service's header and the report's).
+        assert text.splitlines()[0] == f"Игра DB-1, раунд {n}: отчёт"
+        assert "итоги раунда" not in text
         assert "— Такт 3 —" in text
         assert any(line.startswith("Счёт: «Саламандры» ") for line in text.splitlines())
         assert "Зерно костей: " in text  # the seed is revealed with the results
@@ -210,7 +212,7 @@ def test_english_and_quiet(tmp_path: Path) -> None:
     assert lines[0] == "The demo is over: game DB-1"  # --quiet: the summary only
     assert "Verification: the round is verified: its seed matches its commitment" in lines
     report = (out / "reports" / "round-01.txt").read_text(encoding="utf-8")
-    assert "Round 1: report" in report
+    assert report.splitlines()[0] == "Game DB-1, round 1: report"
     assert any(line.startswith("Score: «Саламандры» ") for line in report.splitlines())
 
 
@@ -300,3 +302,20 @@ def test_on_a_terminal_the_progress_is_a_bar(monkeypatch: pytest.MonkeyPatch) ->
     shown = screen.getvalue()
     assert "Раунд 2/2: «Саламандры» 3 : 0 «Виверны» — гол!" in shown  # stays on the screen
     assert "2/2" in shown and "━" in shown  # the bar, complete
+
+
+def test_every_captains_message_is_answered_at_once_in_the_transcript(
+    short_demo: tuple[Result, Path],
+) -> None:
+    """The answer follows the message, at the same minute: the demo shows the
+    judge's speed as it is, not a day late with the results."""
+    _, out = short_demo
+    text = (out / "transcript.txt").read_text(encoding="utf-8")
+    heads = [block.strip().splitlines()[0] for block in text.split("─" * 72) if block.strip()]
+    incoming = [i for i, h in enumerate(heads) if "→ judge" in h]
+    assert len(incoming) == 2 + 2 * ROUNDS
+    for i in incoming:
+        stamp, who = heads[i].split(" · ")[:2]
+        chat = who.split()[1]
+        answer = heads[i + 1]
+        assert answer.startswith(f"{stamp} · judge → telegram {chat} · ack"), (heads[i], answer)

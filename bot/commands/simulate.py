@@ -3,29 +3,54 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 
 from engine.policies import POLICIES
-from engine.ruleset import RulesetError, load_ruleset
+from engine.ruleset import Ruleset, RulesetError, load_ruleset
 from engine.simulate import simulate_match
 
 __all__ = ["simulate"]
 
-_FATES_RU = {
-    "swallowed": "проглочен",
-    "held": "в руках",
-    "free": "в полёте",
-    "vanished": "невидим",
-    "burnt": "сгорел",
+# The text summary: the seed and balls called as everywhere else (the seed
+# «зерно», a ball by its colour with its magic in brackets), and a swallowed
+# ball says whose dragon swallowed it and which team the points went to.
+_WORDS = {
+    "ru": {
+        "head": "зерно {seed}: {left} (левые) {l} : {r} {right} (правые); "
+        "раундов {rounds}, тактов {ticks}; конец: {end}; событий {events}",
+        "swallowed": "проглочен драконом {dragon} — очки {scorer}",
+        "held": "в руках у игрока {number} ({team})",
+        "free": "в полёте, клетка {cell}",
+        "vanished": "исчез (невидим), клетка {cell}",
+        "burnt": "сгорел",
+        "left": "левых",
+        "right": "правых",
+        "scorer_left": "левым",
+        "scorer_right": "правым",
+    },
+    "en": {
+        "head": "seed {seed}: {left} (left) {l} : {r} {right} (right) after {rounds} rounds, "
+        "{ticks} ticks; end: {end}; {events} events",
+        "swallowed": "swallowed by the {dragon} dragon, points to the {scorer}",
+        "held": "held by player {number} ({team})",
+        "free": "in flight, cell {cell}",
+        "vanished": "vanished (invisible), cell {cell}",
+        "burnt": "burnt",
+        "left": "left",
+        "right": "right",
+        "scorer_left": "left",
+        "scorer_right": "right",
+    },
 }
-_SIDES_RU = {"left": "левые", "right": "правые"}
 _END_RU = {
     "all_balls": "все мячи заброшены",
     "team_swallowed": "проглочена вся команда",
     "decided": "исход решён",
     "max_rounds": "сыграны все раунды",
 }
+_TEAM_RU = {"left": "левые", "right": "правые"}
 
 
 @click.command("simulate")
@@ -79,24 +104,51 @@ def simulate(
     if as_json:
         click.echo(json.dumps(summary, sort_keys=True, ensure_ascii=False))
         return
-    score = summary["score"]
-    if lang == "en":
-        click.echo(
-            f"seed {summary['seed']}: {left} (left) {score['left']} : {score['right']} "
-            f"{right} (right) after {summary['rounds']} rounds, {summary['ticks']} ticks; "
-            f"end: {summary['end_reason']}; {summary['events']} events"
+    click.echo(_text(summary, rules, left, right, lang))
+
+
+def _text(summary: dict[str, Any], rules: Ruleset, left: str, right: str, lang: str) -> str:
+    w = _WORDS[lang]
+    score, end = summary["score"], str(summary["end_reason"])
+    lines = [
+        w["head"].format(
+            seed=summary["seed"],
+            left=left,
+            right=right,
+            l=score["left"],
+            r=score["right"],
+            rounds=summary["rounds"],
+            ticks=summary["ticks"],
+            end=_END_RU.get(end, end) if lang == "ru" else end,
+            events=summary["events"],
         )
-        for ball, fate in summary["balls"].items():
-            by = f" by {fate['by']}" if "by" in fate else ""
-            click.echo(f"  {ball}: {fate['state']}{by}")
-        return
-    click.echo(
-        f"посев {summary['seed']}: {left} (левые) {score['left']} : {score['right']} "
-        f"{right} (правые); раундов {summary['rounds']}, тактов {summary['ticks']}; "
-        f"конец: {_END_RU.get(summary['end_reason'], summary['end_reason'])}; "
-        f"событий {summary['events']}"
-    )
-    names = {b: rules.balls[b].name_ru for b in rules.ball_order}
+    ]
     for ball, fate in summary["balls"].items():
-        by = f" ({_SIDES_RU[fate['by']]})" if fate.get("by") in _SIDES_RU else ""
-        click.echo(f"  {names.get(ball, ball)}: {_FATES_RU.get(fate['state'], fate['state'])}{by}")
+        lines.append(f"  {_ball(rules, ball, lang)}: {_fate(fate, lang)}")
+    return "\n".join(lines)
+
+
+def _ball(rules: Ruleset, ball: str, lang: str) -> str:
+    """«красный (перцовый)» / "red (pepper)": the colour, its magic once."""
+    spec = rules.balls.get(ball)
+    if spec is None:
+        return ball
+    if lang == "ru":
+        return f"{spec.colour_ru} ({spec.name_ru})"
+    return f"{ball} ({spec.effect})"
+
+
+def _fate(fate: dict[str, Any], lang: str) -> str:
+    w = _WORDS[lang]
+    state, by = fate.get("state"), fate.get("by")
+    if state == "swallowed" and by in ("left", "right"):
+        scorer = "right" if by == "left" else "left"
+        return w["swallowed"].format(dragon=w[by], scorer=w[f"scorer_{scorer}"])
+    if state == "held" and by in ("left", "right"):
+        team = _TEAM_RU[by] if lang == "ru" else by
+        return w["held"].format(number=fate.get("number"), team=team)
+    if state in ("free", "vanished"):
+        return w[state].format(cell=fate.get("cell"))
+    if state == "burnt":
+        return w["burnt"]
+    return str(state)

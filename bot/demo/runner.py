@@ -159,7 +159,8 @@ class _Demo:
         return reply
 
     async def say(self, side: Side, text: str) -> Reply:
-        """A private Telegram message of a captain; it must be accepted whole."""
+        """A private Telegram message of a captain; it must be accepted whole,
+        and the judge's answer is delivered before anything else happens."""
         user = str(CAPTAINS[side])
         msg = Inbound(
             channel="telegram",
@@ -178,6 +179,8 @@ class _Demo:
                 f"the judge did not accept the {side} captain's message ({reply.status}):\n"
                 f"{text}\n---\n{reply.text}"
             )
+        # The answer goes out at once, as the real worker sends it within seconds.
+        await self.deliver()
         return reply
 
     async def deliver(self) -> None:

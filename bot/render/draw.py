@@ -1,14 +1,17 @@
-"""Drawing primitives shared by the field picture and its legend."""
+"""Drawing primitives shared by the field picture and its legend.
+
+They add shapes to a :class:`~bot.render.scene.Scene` (painted as PNG or
+written as SVG), never pixels.
+"""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
 
-from PIL import ImageDraw
-
 from .layout import Point
-from .style import BALL_COLOURS, BALL_TEXT, INK, RGB, Font, font
+from .scene import Scene
+from .style import BALL_COLOURS, BALL_TEXT, INK, RGB
 
 __all__ = [
     "arrow",
@@ -34,42 +37,36 @@ def player_radius(height: int | None, scale: float) -> float:
 
 
 def centred_text(
-    draw: ImageDraw.ImageDraw,
+    scene: Scene,
     at: Point,
     text: str,
-    fnt: Font,
+    size: int,
     fill: RGB,
     stroke: RGB | None = None,
     stroke_width: int = 0,
+    *,
+    bold: bool = False,
 ) -> None:
-    """Text centred on a point (Pillow's "mm" anchor: middle of the glyph box)."""
-    draw.text(
-        at,
-        text,
-        font=fnt,
-        fill=fill,
-        anchor="mm",
-        stroke_width=stroke_width if stroke else 0,
-        stroke_fill=stroke,
-    )
+    """Text centred on a point (the middle of the glyph box)."""
+    scene.text(at, text, size, fill, bold=bold, stroke=stroke, stroke_width=stroke_width)
 
 
-def height_badge(draw: ImageDraw.ImageDraw, at: Point, height: int, size: float) -> None:
+def height_badge(scene: Scene, at: Point, height: int, size: float) -> None:
     """A small white tag with the height figure, outlined in ink."""
     x, y = at
     half = size / 2.0
-    draw.rounded_rectangle(
+    scene.round_rect(
         (x - half, y - half, x + half, y + half),
-        radius=max(1, round(size / 4)),
+        max(1, round(size / 4)),
         fill=WHITE,
         outline=INK,
         width=1,
     )
-    centred_text(draw, (x, y + 0.5), str(height), font(max(8, round(size * 0.95)), bold=True), INK)
+    centred_text(scene, (x, y + 0.5), str(height), max(8, round(size * 0.95)), INK, bold=True)
 
 
 def player_disc(
-    draw: ImageDraw.ImageDraw,
+    scene: Scene,
     at: Point,
     *,
     colour: RGB,
@@ -81,39 +78,41 @@ def player_disc(
     """A player: disc in team colour, shirt number, height badge, balls in hand."""
     x, y = at
     r = player_radius(height, scale)
-    draw.ellipse((x - r - 2, y - r - 2, x + r + 2, y + r + 2), fill=WHITE)
-    draw.ellipse((x - r, y - r, x + r, y + r), fill=colour, outline=INK, width=1)
+    scene.circle((x, y), r + 2, fill=WHITE)
+    scene.circle((x, y), r, fill=colour, outline=INK, width=1)
     size = max(9, round(r * (0.95 if number < 10 else 0.8)))
-    centred_text(draw, (x, y), str(number), font(size, bold=True), WHITE, INK, 1)
+    centred_text(scene, (x, y), str(number), size, WHITE, INK, 1, bold=True)
     if height is not None:
         badge = max(9.0, 12.0 * scale)
         corner = r * 0.72
-        height_badge(draw, (x + corner + badge * 0.15, y - corner - badge * 0.15), height, badge)
+        height_badge(scene, (x + corner + badge * 0.15, y - corner - badge * 0.15), height, badge)
     # Balls in hand hang at the lower corners, clear of the shirt number.
     held = max(4.0, 6.0 * scale)
     for i, ball in enumerate(balls[:2]):
         bx = x + (-1 if i == 0 else 1) * (r * 0.8 + held * 0.3)
         by = y + r * 0.75 + held * 0.3
-        ball_marker(draw, (bx, by), ball, held, None)
+        ball_marker(scene, (bx, by), ball, held, None)
 
 
-def ball_marker(
-    draw: ImageDraw.ImageDraw, at: Point, ball: str, radius: float, height: int | None
-) -> None:
+def ball_marker(scene: Scene, at: Point, ball: str, radius: float, height: int | None) -> None:
     """A ball in its own colour inside a white ring and a dark outline."""
-    x, y = at
     r = radius
-    draw.ellipse((x - r - 2.5, y - r - 2.5, x + r + 2.5, y + r + 2.5), fill=INK)
-    draw.ellipse((x - r - 1.5, y - r - 1.5, x + r + 1.5, y + r + 1.5), fill=WHITE)
-    draw.ellipse((x - r, y - r, x + r, y + r), fill=BALL_COLOURS.get(ball, (128, 128, 128)))
+    scene.circle(at, r + 2.5, fill=INK)
+    scene.circle(at, r + 1.5, fill=WHITE)
+    scene.circle(at, r, fill=BALL_COLOURS.get(ball, (128, 128, 128)))
     if height is not None:
-        fnt = font(max(8, round(r * 1.35)), bold=True)
-        centred_text(draw, (x, y + 0.5), str(height), fnt, BALL_TEXT.get(ball, INK))
+        x, y = at
+        centred_text(
+            scene,
+            (x, y + 0.5),
+            str(height),
+            max(8, round(r * 1.35)),
+            BALL_TEXT.get(ball, INK),
+            bold=True,
+        )
 
 
-def vanished_marker(
-    draw: ImageDraw.ImageDraw, at: Point, radius: float, height: int | None
-) -> None:
+def vanished_marker(scene: Scene, at: Point, radius: float, height: int | None) -> None:
     """The vanished yellow ball as only the game master sees it: a ghost ring."""
     x, y = at
     r = radius
@@ -121,41 +120,29 @@ def vanished_marker(
     for a in range(0, 360, 45):
         start = math.radians(a)
         end = math.radians(a + 25)
-        draw.line(
+        scene.line(
             (
-                x + r * math.cos(start),
-                y + r * math.sin(start),
-                x + r * math.cos(end),
-                y + r * math.sin(end),
+                (x + r * math.cos(start), y + r * math.sin(start)),
+                (x + r * math.cos(end), y + r * math.sin(end)),
             ),
-            fill=INK,
-            width=3,
+            INK,
+            3,
         )
-    draw.ellipse((x - r + 3, y - r + 3, x + r - 3, y + r - 3), outline=colour, width=3)
+    scene.circle(at, r - 3, outline=colour, width=3)
     label = "?" if height is None else f"?{height}"
-    centred_text(draw, (x, y), label, font(max(8, round(r * 1.1)), bold=True), INK)
+    centred_text(scene, (x, y), label, max(8, round(r * 1.1)), INK, bold=True)
 
 
 def dashed_line(
-    draw: ImageDraw.ImageDraw, a: Point, b: Point, fill: RGB, width: int, dash: float, gap: float
+    scene: Scene, a: Point, b: Point, fill: RGB, width: int, dash: float, gap: float
 ) -> None:
-    length = math.dist(a, b)
-    if length == 0:
+    if math.dist(a, b) == 0:
         return
-    ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
-    pos = 0.0
-    while pos < length:
-        end = min(length, pos + dash)
-        draw.line(
-            (a[0] + ux * pos, a[1] + uy * pos, a[0] + ux * end, a[1] + uy * end),
-            fill=fill,
-            width=width,
-        )
-        pos = end + gap
+    scene.line((a, b), fill, width, dash=(dash, gap))
 
 
 def arrow(
-    draw: ImageDraw.ImageDraw,
+    scene: Scene,
     a: Point,
     b: Point,
     fill: RGB,
@@ -180,18 +167,18 @@ def arrow(
         (base[0] - px * wing, base[1] - py * wing),
     ]
     if outline is not None:
-        draw.line((a, base), fill=outline, width=width + 3)
-        draw.polygon(tip, fill=outline, outline=outline, width=2)
+        scene.line((a, base), outline, width + 3)
+        scene.polygon(tip, fill=outline, outline=outline, width=2)
     if dashed:
-        dashed_line(draw, a, base, fill, width, dash=width * 2.5, gap=width * 1.5)
+        dashed_line(scene, a, base, fill, width, dash=width * 2.5, gap=width * 1.5)
     else:
-        draw.line((a, base), fill=fill, width=width)
-    draw.polygon(tip, fill=fill)
+        scene.line((a, base), fill, width)
+    scene.polygon(tip, fill=fill)
 
 
-def cross(draw: ImageDraw.ImageDraw, at: Point, r: float, colour: RGB) -> None:
+def cross(scene: Scene, at: Point, r: float, colour: RGB) -> None:
     """The mark of a player who fell or was swallowed here this tick."""
     x, y = at
     for a, b in (((x - r, y - r), (x + r, y + r)), ((x - r, y + r), (x + r, y - r))):
-        draw.line((a, b), fill=INK, width=max(4, round(r * 0.7)))
-        draw.line((a, b), fill=colour, width=max(2, round(r * 0.4)))
+        scene.line((a, b), INK, max(4, round(r * 0.7)))
+        scene.line((a, b), colour, max(2, round(r * 0.4)))

@@ -3,7 +3,7 @@
 The public report (``audience=None``) never names a spell before the rules
 reveal it (a ``disenchant`` or ``bludger``); a team's private report also
 shows its own enchanted passes and how many it has left.  Players' own
-descriptions are woven in after their first action of the tick; spell names
+descriptions are woven in beside their own action of the tick; spell names
 in them are blanked for anyone but the writer's team, so a player cannot
 give his own secret away by accident.
 """
@@ -14,14 +14,15 @@ import re
 from collections.abc import Mapping, Sequence
 from functools import cache
 
-from bot.i18n import t
+from bot.i18n import N_, t
 from engine.events import Event, Kind
 from engine.geometry import SIDES, Side
 from engine.ruleset import Ruleset
 from engine.state import MatchState
 
-from .names import ball_name, check_lang, dragon_name, effect_text, spell_name, spell_spellings
+from .names import ball_name, check_lang, spell_name, spell_spellings
 from .story import Line, Secrets, TickStory, score_text
+from .table import position_table
 
 __all__ = ["redact", "round_report"]
 
@@ -38,24 +39,31 @@ def round_report(
     lang: str = "ru",
     audience: Side | None = None,
     descriptions: Mapping[tuple[Side, int, int], str] | None = None,
+    game: str | None = None,
 ) -> str:
     """The report of one round as plain text (Telegram and e-mail).
 
     ``events`` are the round's events in the engine's order; ``before`` and
     ``after`` the positions around it.  ``audience`` None gives the public
     report, a side that team's private one.  ``descriptions`` maps (side,
-    shirt number, tick) to a player's own words for that tick.
+    shirt number, tick) to a player's own words for that tick; ``game`` (the
+    game's code) goes into the one title line.
     """
     check_lang(lang)
     if audience is not None and audience not in SIDES:
         raise ValueError(f"audience must be None, 'left' or 'right', not {audience!r}")
     said = descriptions or {}
     out: list[str] = []
+    title, title_private = (
+        (N_("report.game_title"), N_("report.game_title_private"))
+        if game
+        else (N_("report.title"), N_("report.title_private"))
+    )
     if audience is None:
-        out.append(t("report.title", lang, round=before.round))
+        out.append(t(title, lang, round=before.round, game=game))
     else:
         out.append(
-            t("report.title_private", lang, round=before.round, team=after.team(audience).name)
+            t(title_private, lang, round=before.round, team=after.team(audience).name, game=game)
         )
     out.append(
         t(
@@ -100,8 +108,8 @@ def _weave(
     lang: str,
     audience: Side | None,
 ) -> list[Line]:
-    """Each description after the player's first action line of the tick, or
-    after his team's flights when he did nothing else.  A player the tick's
+    """Each description after the line of the player's own action in the
+    tick, or after his team's flights when none is told.  A player the tick's
     events never mention (in the hospital, swallowed) did nothing his words
     could describe, so they are left out."""
     mine = sorted((k, v) for k, v in said.items() if k[2] == tick and v and v.strip())
@@ -116,8 +124,12 @@ def _weave(
         who = player.name if player is not None and player.name else f"{side}{number}"
         sentence = t("report.said", lang, name=who, text=clean)
         about = [i for i, line in enumerate(lines) if (side, number) in line.actors]
-        # After his first action; failing that, after his team's flights.
-        index = next((i for i in about if not lines[i].flights), about[0] if about else None)
+        # Beside his own action (a catch, pass, steal, return); failing that,
+        # after his team's flights — never after a collision or someone's fall.
+        index = next(
+            (i for i in about if lines[i].action),
+            next((i for i in about if lines[i].flights), about[0] if about else None),
+        )
         if index is not None:
             after_line.setdefault(index, []).append(sentence)
     woven: list[Line] = []
@@ -150,46 +162,14 @@ def _spell_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
 def _footer(
     round_: int, after: MatchState, ruleset: Ruleset, lang: str, audience: Side | None
 ) -> list[str]:
+    """The score, the end-of-round table (every player, the dragons with
+    their fire and magic, the free balls and their next flight) and, for a
+    team, its own enchanted passes."""
     out = [t("report.summary_head", lang, round=round_)]
     out.append(
         t("report.score", lang, score=score_text(after, after.teams[0].score, after.teams[1].score))
     )
-    fire: list[str] = []
-    magic: list[str] = []
-    for side in SIDES:
-        d = after.dragon(side)
-        name = dragon_name(after, side, lang)
-        if d.extinguished:
-            fire.append(t("report.fire_out", lang, dragon=name))
-        else:
-            fire.append(
-                t("report.fire_item", lang, dragon=name, short=d.short_left, volleys=d.volleys_left)
-            )
-        effects: list[str] = [e for e in ("daze", "sneeze") if d.effect == e]
-        effects += ["paralyse"] if d.paralysed else []
-        magic.extend(f"{name} — {effect_text(e, lang)}" for e in effects)
-    out.append(t("report.fire_left", lang, items="; ".join(fire)))
-    if magic:
-        out.append(t("report.effects_now", lang, items="; ".join(magic)))
-    hospital = [
-        t("report.hospital_item", lang, name=p.name, round=p.return_round)
-        for p in after.players
-        if p.status == "hospital"
-    ]
-    if hospital:
-        out.append(t("report.hospital", lang, items=", ".join(hospital)))
-    swallowed = [
-        t(
-            "report.swallowed_item",
-            lang,
-            name=p.name,
-            dragon=dragon_name(after, p.swallowed_by, lang),
-        )
-        for p in after.players
-        if p.status == "swallowed" and p.swallowed_by is not None
-    ]
-    if swallowed:
-        out.append(t("report.swallowed", lang, items=", ".join(swallowed)))
+    out.extend(position_table(after, ruleset, round_=round_, lang=lang))
     if audience is not None:
         team = after.team(audience)
         out.append(

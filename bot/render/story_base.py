@@ -24,11 +24,14 @@ Actor = tuple[str, int]
 
 @dataclass
 class Line:
-    """A sentence and the players it is about (descriptions are woven after it)."""
+    """A sentence and the players it is about (descriptions are woven after
+    it): ``flights`` marks a team's flights line, ``action`` a line telling a
+    player's own action (a catch, steal, pass, return from the hospital)."""
 
     text: str
     actors: frozenset[Actor] = frozenset()
     flights: bool = False
+    action: bool = False
 
 
 @dataclass
@@ -101,8 +104,8 @@ class StoryBase:
         left, right = _score_pair(value, self.names)
         return score_text(self.names, left, right)
 
-    def add(self, text: str, *actors: Actor, flights: bool = False) -> None:
-        self.lines.append(Line(text, frozenset(actors), flights))
+    def add(self, text: str, *actors: Actor, flights: bool = False, action: bool = False) -> None:
+        self.lines.append(Line(text, frozenset(actors), flights, action))
 
     def find(self, start: int, match: Callable[[Event], bool]) -> int | None:
         for j in range(start, len(self.events)):

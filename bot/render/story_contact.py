@@ -33,12 +33,52 @@ class ContactStory(StoryBase):
 
     def on_collision_second(self, i: int, e: Event) -> None:
         actor = (str(e.data.get("side")), as_int(e.data.get("number")))
-        key = N_("report.collision_second_yes") if e.ok else N_("report.collision_second_no")
-        self.add(self.t(key, name=self.name(*actor), p=self.chance(e)), actor)
+        if e.ok:
+            self.add(
+                self.t("report.collision_second_yes", name=self.name(*actor), p=self.chance(e)),
+                actor,
+            )
+            return
+        # «holds on — 50%», the lost actions and the held_on itself: one sentence.
+        text = self.t("report.collision_second_no", name=self.name(*actor), p=self.chance(e))
+        lost = ""
+        j = self.find(i + 1, lambda x: str(x.kind) == "held_on" and self._same(x, actor))
+        if j is not None:
+            self._used.add(j)
+            lost = self._held_actions(j, actor)
+        # The lost action is his own: his description goes beside it.
+        self.add(text + lost + ".", actor, action=bool(lost))
 
     def on_held_on(self, i: int, e: Event) -> None:
         actor = (str(e.data.get("side")), as_int(e.data.get("number")))
-        self.add(self.t("report.held_on", name=self.name(*actor)), actor)
+        lost = self._held_actions(i, actor)
+        self.add(
+            self.t("report.held_on", name=self.name(*actor)) + lost + ".", actor, action=bool(lost)
+        )
+
+    def _held_actions(self, i: int, actor: tuple[str, int]) -> str:
+        """«, but loses his action this tick (catch)» for the actions the
+        engine says he lost by holding on; nothing if he lost none."""
+        lost = []
+        while True:
+            j = self.find(
+                i + 1,
+                lambda x: (
+                    str(x.kind) == "action_lost"
+                    and x.data.get("reason") == "held_on"
+                    and self._same(x, actor)
+                ),
+            )
+            if j is None:
+                break
+            self._used.add(j)
+            action = self.events[j].data.get("action")
+            lost.append(self.t(_ACTIONS[str(action)]) if str(action) in _ACTIONS else str(action))
+        return self.t("report.held_on_lost", actions=", ".join(lost)) if lost else ""
+
+    @staticmethod
+    def _same(e: Event, actor: tuple[str, int]) -> bool:
+        return (e.data.get("side"), as_int(e.data.get("number"))) == actor
 
     def on_dragon_knock_roll(self, i: int, e: Event) -> None:
         d = e.data
@@ -131,7 +171,7 @@ class ContactStory(StoryBase):
             if contested is None and catch is not None:
                 self._used.add(catch)
                 key = N_("report.catch_done")
-        self.add(self.t(key, **values).replace("  ", " "), actor)
+        self.add(self.t(key, **values).replace("  ", " "), actor, action=True)
 
     def on_catch_pick(self, i: int, e: Event) -> None:
         d = e.data
@@ -147,6 +187,7 @@ class ContactStory(StoryBase):
         self.add(
             self.t("report.catch", name=self.name(*actor), ball=self.ball(e.data.get("ball"))),
             actor,
+            action=True,
         )
 
     def on_disenchant(self, i: int, e: Event) -> None:
@@ -161,6 +202,7 @@ class ContactStory(StoryBase):
                 spell=spell_name(self.ruleset, str(d.get("spell")), self.lang),
             ),
             actor,
+            action=True,
         )
 
     def on_bludger(self, i: int, e: Event) -> None:
@@ -218,7 +260,7 @@ class ContactStory(StoryBase):
                 )
                 if self.events[j].p is not None:
                     values["outcome"] += self.t("report.steal_pick", p=self.chance(self.events[j]))
-        self.add(self.t(key, **values).replace("  ", " "), actor)
+        self.add(self.t(key, **values).replace("  ", " "), actor, action=True)
 
     def on_steal(self, i: int, e: Event) -> None:
         d = e.data
@@ -234,6 +276,7 @@ class ContactStory(StoryBase):
                 pick=pick,
             ),
             actor,
+            action=True,
         )
 
     def on_steal_nothing(self, i: int, e: Event) -> None:
@@ -248,6 +291,7 @@ class ContactStory(StoryBase):
                 reason=self.where(d.get("reason")) or "—",
             ),
             actor,
+            action=True,
         )
 
     def on_action_lost(self, i: int, e: Event) -> None:
@@ -265,6 +309,7 @@ class ContactStory(StoryBase):
                 reason=self.because(d.get("reason")),
             ),
             actor,
+            action=True,
         )
 
     def on_ball_height(self, i: int, e: Event) -> None:
@@ -292,6 +337,7 @@ class ContactStory(StoryBase):
                 reason=self.because(d.get("reason")),
             ),
             actor,
+            action=True,
         )
 
     def on_ball_burnt(self, i: int, e: Event) -> None:

@@ -84,46 +84,71 @@ class FlightStory(StoryBase):
 
     # Step 1: flights
     def on_player_move(self, i: int, e: Event) -> None:
-        moves = [(j, x) for j, x in enumerate(self.events) if str(x.kind) == "player_move"]
-        for side in SIDES:
-            items = []
-            team: list[Actor] = []
-            for j, x in moves:
-                d = x.data
-                if d.get("side") != side:
-                    continue
-                self._used.add(j)
-                team.append((side, as_int(d.get("number"))))
-                name = self.name(side, d.get("number"))
-                moved = (d.get("from_cell"), d.get("from_height")) != (
-                    d.get("cell"),
-                    d.get("height"),
-                )
-                if moved and d.get("from_cell") is not None:
-                    items.append(
-                        self.t(
-                            "report.moves",
-                            name=name,
-                            from_cell=d.get("from_cell"),
-                            from_height=d.get("from_height"),
-                            cell=d.get("cell"),
-                            height=d.get("height"),
-                        )
-                    )
-                else:
-                    items.append(
-                        self.t(
-                            "report.stays", name=name, cell=d.get("cell"), height=d.get("height")
-                        )
-                    )
-            if items:
-                self.add(
-                    self.t("report.flights", team=self.team(side), items=", ".join(items)),
-                    *team,
-                    flights=True,
-                )
+        self._players_fly()
 
-    def on_player_launch(self, i: int, e: Event) -> None:
+    on_player_launch = on_player_move
+    on_no_order = on_player_move
+
+    def on_ball_dropped(self, i: int, e: Event) -> None:
+        self._used.add(i)
+        self._dropped(i, e)
+
+    def _players_fly(self) -> None:
+        """The players' part of step 1, team by team: the flights in one line,
+        then who came back from the hospital wing, then who had no order to
+        fly and what he dropped (each said once, in that order)."""
+        for side in SIDES:
+            self._flights_of(side)
+            for j, x in enumerate(self.events):
+                if j in self._used or x.step != 1 or x.data.get("side") != side:
+                    continue
+                if x.kind is Kind.PLAYER_LAUNCH:
+                    self._used.add(j)
+                    self._launch(x)
+            for j, x in enumerate(self.events):
+                if j in self._used or x.step != 1 or x.data.get("side") != side:
+                    continue
+                if x.kind is Kind.NO_ORDER:
+                    self._used.add(j)
+                    self._no_order(x)
+                elif x.kind is Kind.BALL_DROPPED:
+                    self._used.add(j)
+                    self._dropped(j, x)
+
+    def _flights_of(self, side: str) -> None:
+        items = []
+        team: list[Actor] = []
+        for j, x in enumerate(self.events):
+            if x.kind is not Kind.PLAYER_MOVE or x.data.get("side") != side:
+                continue
+            d = x.data
+            self._used.add(j)
+            team.append((side, as_int(d.get("number"))))
+            name = self.name(side, d.get("number"))
+            moved = (d.get("from_cell"), d.get("from_height")) != (d.get("cell"), d.get("height"))
+            if moved and d.get("from_cell") is not None:
+                items.append(
+                    self.t(
+                        "report.moves",
+                        name=name,
+                        from_cell=d.get("from_cell"),
+                        from_height=d.get("from_height"),
+                        cell=d.get("cell"),
+                        height=d.get("height"),
+                    )
+                )
+            else:
+                items.append(
+                    self.t("report.stays", name=name, cell=d.get("cell"), height=d.get("height"))
+                )
+        if items:
+            self.add(
+                self.t("report.flights", team=self.team(side), items=", ".join(items)),
+                *team,
+                flights=True,
+            )
+
+    def _launch(self, e: Event) -> None:
         d = e.data
         actor = (str(d.get("side")), as_int(d.get("number")))
         text = self.t(
@@ -131,9 +156,9 @@ class FlightStory(StoryBase):
         )
         if d.get("ordered") is False:
             text += self.t("report.launch_auto")
-        self.add(text, actor)
+        self.add(text, actor, action=True)
 
-    def on_no_order(self, i: int, e: Event) -> None:
+    def _no_order(self, e: Event) -> None:
         actor = (str(e.data.get("side")), as_int(e.data.get("number")))
         reason = self.where(e.data.get("reason"))
         if reason:  # an order that could not be flown, not a missing one
@@ -141,19 +166,34 @@ class FlightStory(StoryBase):
         else:
             self.add(self.t("report.no_order", name=self.name(*actor)), actor)
 
-    def on_ball_dropped(self, i: int, e: Event) -> None:
+    def _dropped(self, i: int, e: Event) -> None:
+        """A dropped ball, with the course it was given (one sentence)."""
         d = e.data
         actor = (str(d.get("side")), as_int(d.get("number")))
-        self.add(
-            self.t(
-                "report.dropped",
-                name=self.name(*actor),
-                ball=self.ball(d.get("ball")),
-                cell=d.get("cell"),
-                height=d.get("height"),
-            ),
-            actor,
+        text = self.t(
+            "report.dropped",
+            name=self.name(*actor),
+            ball=self.ball(d.get("ball")),
+            cell=d.get("cell"),
+            height=d.get("height"),
         )
+        ball, step = d.get("ball"), e.step
+        j = self.find(
+            i + 1,
+            lambda x: (
+                x.kind is Kind.BALL_DIRECTION and x.step == step and x.data.get("ball") == ball
+            ),
+        )
+        if j is not None:
+            self._used.add(j)
+            course = self.events[j]
+            if not self._hidden_ball(course):
+                text += self.t(
+                    "report.dropped_course",
+                    direction=direction_name(course.data.get("direction"), self.lang),
+                    p=self.chance(course),
+                )
+        self.add(text + ".", actor)
 
     def on_dragon_move(self, i: int, e: Event) -> None:
         d = e.data
@@ -362,7 +402,7 @@ class FlightStory(StoryBase):
             text += self.t(
                 "report.pass_spell", spell=spell_name(self.ruleset, str(spell), self.lang)
             )
-        self.add(text, actor)
+        self.add(text, actor, action=True)
 
     # Steps 2 and 7: swallowed balls and goals
     def on_ball_swallow_roll(self, i: int, e: Event) -> None:

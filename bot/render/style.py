@@ -23,6 +23,8 @@ __all__ = [
     "BALL_TEXT",
     "DRAGON_COLOURS",
     "FIRE",
+    "FIRE_HATCH",
+    "FIRE_HATCH_STEP",
     "GRID",
     "HALF_FILL",
     "HALF_FILL_EDGE",
@@ -77,6 +79,9 @@ BALL_TEXT: Final[dict[str, RGB]] = {
 }
 
 FIRE: Final[RGB] = (240, 80, 20)
+# The fire hatch: FIRE stripes on this, one every FIRE_HATCH_STEP px of the 1280-px picture.
+FIRE_HATCH: Final[RGB] = (245, 129, 55)
+FIRE_HATCH_STEP: Final = 9
 MOUTH_ZONE: Final[RGB] = (200, 30, 60)
 
 _FONT_DIRS: Final = (

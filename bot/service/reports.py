@@ -35,6 +35,7 @@ class RoundMaterial:
     # Free-text descriptions players gave with their orders (§1), keyed by
     # (side, shirt number, tick): woven into the report, never interpreted.
     descriptions: Mapping[tuple[str, int, int], str] = field(default_factory=dict)
+    game: str = ""  # the game's code ("DB-1"), named in the report's title
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,7 @@ class RenderReporter:
             lang=lang,
             audience=side,
             descriptions=_descriptions(material),
+            game=material.game or None,
         )
         return Report(text)
 

@@ -180,6 +180,7 @@ def resolve(
         events=tuple(result.events),
         ruleset=ruleset,
         descriptions=descriptions(orders),
+        game=game_code(game),
     )
     dests = notify.game_destinations(tx, game)
     _queue_results(tx, game, rnd, material, dests)
@@ -215,13 +216,8 @@ def _queue_results(
         if key not in reports:
             reports[key] = tx.reporter.round_report(material, audience=audience, lang=dest.lang)
         report = reports[key]
-        text = "\n\n".join(
-            [
-                t("results_header", dest.lang, **params),
-                report.text,
-                t("results_footer", dest.lang, **params),
-            ]
-        )
+        # The report's own title names the game and round: no second header.
+        text = "\n\n".join([report.text.rstrip("\n"), t("results_footer", dest.lang, **params)])
         view = "gm" if dest.audience == "gm" else "public"
         rows.append(
             notify.message(
@@ -259,6 +255,7 @@ def material(tx: Tx, round_id: int) -> RoundMaterial:
         events=tuple(events_of(tx, rnd)),
         ruleset=ruleset_of(game),
         descriptions=descriptions(orders),
+        game=game_code(game),
     )
 
 

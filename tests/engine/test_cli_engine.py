@@ -142,7 +142,10 @@ def test_simulate_json_summary_is_byte_identical_for_a_seed(runner: CliRunner) -
 
 def test_simulate_prints_a_summary_in_russian_or_english(runner: CliRunner) -> None:
     ru = runner.invoke(cli, ["simulate", "--seed", "5", "--max-rounds", "2"])
-    assert ru.exit_code == 0 and "раундов" in ru.stdout and "одурительный" in ru.stdout
+    assert ru.exit_code == 0 and "раундов" in ru.stdout
+    # The seed and the balls are called as in the demo and the reports.
+    assert ru.stdout.startswith("зерно 5: ") and "  чёрный (одурительный): " in ru.stdout
+    assert "посев" not in ru.stdout
     en = runner.invoke(
         cli, ["simulate", "--seed", "5", "--max-rounds", "2", "--lang", "en", "--left", "greedy"]
     )
@@ -166,3 +169,14 @@ def test_engine_round_refuses_an_impossible_position(runner: CliRunner, tmp_path
     )
     assert result.exit_code == 1
     assert "not a possible position" in result.stderr and "999" in result.stderr
+
+
+def test_simulate_says_whose_dragon_swallowed_a_ball_and_who_scored() -> None:
+    from bot.commands.simulate import _fate
+
+    fate = {"state": "swallowed", "by": "left"}
+    assert _fate(fate, "ru") == "проглочен драконом левых — очки правым"
+    assert _fate(fate, "en") == "swallowed by the left dragon, points to the right"
+    assert _fate({"state": "held", "by": "right", "number": 3}, "ru") == (
+        "в руках у игрока 3 (правые)"
+    )

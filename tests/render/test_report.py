@@ -274,8 +274,11 @@ def test_fall_fire_and_budget(opening: MatchState, ruleset: Ruleset) -> None:
         "⬇ Новиков падает с высоты 2 на клетке 104 (огонь дракона) — в больничное крыло "
         "до раунда 3."
     ) in text
-    # The round's end tells what remains of both budgets.
-    assert "Огонь: дракон команды «Саламандры» — коротких 7, залпов 3" in text
+    # The round's end tells what remains of both budgets, under each team.
+    table = text[text.index("Позиция после раунда 1") :].splitlines()
+    left, right = table.index("«Саламандры»:"), table.index("«Виверны»:")
+    assert any("огонь: коротких 7, залпов 3" in line for line in table[left:right])
+    assert any("огонь: коротких 7, залпов 3" in line for line in table[right:])
 
 
 def test_descriptions_are_woven_in_and_spells_in_them_hidden_from_others(
@@ -481,4 +484,5 @@ def test_reasons_are_told_in_words(opening: MatchState, ruleset: Ruleset) -> Non
     assert "Сидоров на клетке дракона (тело; дракон команды «Виверны») — 50%, сбит." in text
     assert "(удар о тело дракона)" in text
     assert "Смирнов не может поймать красный мяч: не дотянуться." in text
-    assert "Кузнецов" not in text  # a catch with no ball named and none in reach is not news
+    story = text[: text.index("Итог раунда")]  # the table under it names everybody
+    assert "Кузнецов" not in story  # a catch with no ball named and none in reach is not news

@@ -100,7 +100,7 @@ async def test_at_the_deadline_the_channel_gets_report_and_album(
         )
         assert "(Europe/Moscow)" in opened[0]  # deadline and seed commitment announced
         await j.resolve_at_deadline()
-        await tg.wait_for(lambda: any("итоги раунда 1" in t for t in tg.texts(match.league)), 20)
+        await tg.wait_for(lambda: any("раунд 1: отчёт" in t for t in tg.texts(match.league)), 20)
         sent = await tg.wait_for(
             lambda: [s for s in tg.sent_to(match.league) if s.method == "sendMediaGroup"]
         )

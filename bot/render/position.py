@@ -1,0 +1,351 @@
+"""The moving part of a field picture as a scene: fire, open mouths, dragons,
+the tick's flights and passes, players, free balls and the marks of falls.
+
+Everything drawn comes from a :class:`MatchState` and the tick's events; the
+hidden parts of a state (spells, the vanished yellow ball's whereabouts) are
+never drawn on a public picture.  :func:`position_scene` is painted into the
+PNG diagrams (:mod:`bot.render.diagram`) and written as the web page's SVG
+(:mod:`bot.render.svg`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from engine import geometry
+from engine.events import Event, Kind
+from engine.geometry import SIDES, Direction, Side
+from engine.ruleset import Ruleset
+from engine.state import DragonState, MatchState
+
+from .board import HEX_BOARD, Board, board_for
+from .draw import (
+    arrow,
+    ball_marker,
+    cross,
+    height_badge,
+    player_disc,
+    vanished_marker,
+)
+from .field import draw_cell_number
+from .layout import Layout, Point
+from .scene import Scene
+from .style import (
+    BALL_COLOURS,
+    DRAGON_COLOURS,
+    INK,
+    MOUTH_ZONE,
+    TEAM_COLOURS,
+    TEAM_LIGHT,
+    blend,
+)
+from .values import as_int, as_list, as_side
+
+__all__ = ["fire_cells", "player_label", "position_scene"]
+
+WHITE = (255, 255, 255)
+
+# Pixel unit vector of each direction (pointy-top hexes, rows grow downwards).
+_UNIT: dict[Direction, Point] = {
+    Direction.E: (1.0, 0.0),
+    Direction.SE: (0.5, math.sqrt(3) / 2),
+    Direction.SW: (-0.5, math.sqrt(3) / 2),
+    Direction.W: (-1.0, 0.0),
+    Direction.NW: (-0.5, -math.sqrt(3) / 2),
+    Direction.NE: (0.5, -math.sqrt(3) / 2),
+}
+
+# Offsets (in hex radii) of n things sharing a cell, and how much to shrink them.
+_SLOTS: dict[int, tuple[float, tuple[Point, ...]]] = {
+    1: (1.0, ((0.0, 0.0),)),
+    2: (0.85, ((-0.42, 0.02), (0.42, 0.02))),
+    3: (0.75, ((-0.4, -0.1), (0.4, -0.1), (0.0, 0.34))),
+    4: (0.66, ((-0.36, -0.12), (0.36, -0.12), (-0.36, 0.34), (0.36, 0.34))),
+}
+
+
+def _slots(n: int) -> tuple[float, tuple[Point, ...]]:
+    if n in _SLOTS:
+        return _SLOTS[n]
+    # A ring for crowds (five balls at the centre at kick-off).
+    angles = [math.radians(-90 + 360 * i / n) for i in range(n)]
+    return 0.62, tuple((0.5 * math.cos(a), 0.1 + 0.42 * math.sin(a)) for a in angles)
+
+
+def player_label(side: Side, number: int) -> str:
+    """How a player is named on the page's shapes: ``left:7``."""
+    return f"{side}:{number}"
+
+
+def fire_cells(tick_events: Sequence[Event], board: Board = HEX_BOARD) -> list[int]:
+    """The cells a tick's fire reached."""
+    return sorted(
+        {
+            int(c)
+            for e in tick_events
+            if e.kind is Kind.FIRE
+            for c in as_list(e.data.get("cells"))
+            if board.is_cell(c)
+        }
+    )
+
+
+def position_scene(
+    state: MatchState,
+    ruleset: Ruleset,
+    layout: Layout,
+    *,
+    tick_events: Sequence[Event] = (),
+    previous: MatchState | None = None,
+    gm_view: bool = False,
+) -> Scene:
+    """Everything of ``state`` (and of the tick that led to it) above the still field."""
+    layout = layout.for_board(board_for(ruleset))
+    scene = Scene()
+    burnt = fire_cells(tick_events, layout.board)
+    if burnt:
+        with scene.layer("fire"):
+            _fire(scene, layout, burnt)
+    # A state read from elsewhere may be damaged: draw what is on the field.
+    # (Dragon shapes come from the engine's hex geometry: off it, no dragon is drawn.)
+    dragons = [
+        d for d in state.dragons if layout.board.is_cell(d.head) and geometry.is_cell(d.head)
+    ]
+    with scene.layer("mouths"):
+        for dragon in dragons:
+            if dragon.mouth_open:
+                for cell in geometry.mouth_cells(dragon.head, dragon.facing):
+                    if not layout.board.is_cell(cell):
+                        continue
+                    with scene.tagged(cell=cell, role="mouth", label=dragon.side):
+                        scene.polygon(
+                            layout.hexagon(cell, 0.9), outline=MOUTH_ZONE, width=layout.scaled(3)
+                        )
+    with scene.layer("dragons"):
+        for dragon in dragons:
+            _dragon(scene, layout, dragon)
+    with scene.layer("arrows"):
+        _arrows(scene, layout, state, tick_events, previous, gm_view)
+    with scene.layer("pieces"):
+        _cells(scene, layout, state, gm_view)
+    with scene.layer("marks"):
+        _lost_marks(scene, layout, tick_events, previous)
+    return scene
+
+
+def _fire(scene: Scene, layout: Layout, cells: Sequence[int]) -> None:
+    for cell in cells:
+        with scene.tagged(cell=cell, role="fire"):
+            scene.polygon(layout.hexagon(cell, 0.97), pattern="fire")
+    for cell in cells:
+        draw_cell_number(scene, layout, cell, INK, bold=True, stroke=WHITE, stroke_width=2)
+
+
+def _dragon(scene: Scene, layout: Layout, dragon: DragonState) -> None:
+    cells = geometry.dragon_cells(dragon.head, dragon.facing)
+    if cells is None or not all(layout.board.is_cell(c) for c in cells):
+        return
+    colour = DRAGON_COLOURS[dragon.side]
+    tint = blend(TEAM_LIGHT[dragon.side], colour, 0.3)
+    for cell, part in zip(cells, ("head", "body", "tail"), strict=True):
+        with scene.tagged(cell=cell, role=f"dragon-{part}", label=dragon.side):
+            scene.polygon(layout.hexagon(cell), fill=tint, outline=colour, width=2)
+    head, body, tail = (layout.centre(c) for c in cells)
+    r = layout.radius
+    spine = max(4, round(r * 0.3))
+    scene.line((tail, body, head), colour, spine, round_joints=True)
+    scene.circle(tail, spine * 0.5, fill=colour)
+    ux, uy = _UNIT[dragon.facing]
+    px, py = -uy, ux
+    hx, hy = head
+
+    def at(forward: float, side: float) -> Point:
+        return (hx + (ux * forward + px * side) * r, hy + (uy * forward + py * side) * r)
+
+    if dragon.mouth_open:
+        shape = [at(-0.45, -0.42), at(0.72, -0.4), at(0.12, 0.0), at(0.72, 0.4), at(-0.45, 0.42)]
+        scene.polygon(shape, fill=colour, outline=INK, width=1)
+        scene.polygon([at(0.66, -0.34), at(0.16, 0.0), at(0.66, 0.34)], fill=MOUTH_ZONE)
+    else:
+        shape = [at(-0.45, -0.42), at(0.35, -0.36), at(0.8, 0.0), at(0.35, 0.36), at(-0.45, 0.42)]
+        scene.polygon(shape, fill=colour, outline=INK, width=1)
+    for side in (-0.2, 0.2):
+        scene.circle(at(-0.1, side), max(2.0, r * 0.07), fill=WHITE)
+    bx, by = body
+    height_badge(scene, (bx + r * 0.45, by - r * 0.05), dragon.height, max(10.0, r * 0.34))
+    for cell in cells:
+        draw_cell_number(scene, layout, cell, WHITE, bold=True, stroke=INK, stroke_width=2)
+
+
+def _arrows(
+    scene: Scene,
+    layout: Layout,
+    state: MatchState,
+    events: Sequence[Event],
+    previous: MatchState | None,
+    gm_view: bool,
+) -> None:
+    r = layout.radius
+    head = r * 0.34
+    if previous is not None:
+        for side in SIDES:
+            before, after = previous.dragon(side), state.dragon(side)
+            if (
+                before.head != after.head
+                and layout.board.is_cell(before.head)
+                and layout.board.is_cell(after.head)
+            ):
+                arrow(
+                    scene,
+                    layout.centre(before.head),
+                    _short(layout, before.head, after.head, 0.45),
+                    DRAGON_COLOURS[side],
+                    width=layout.scaled(5),
+                    head=head,
+                    outline=WHITE,
+                )
+    for e in events:
+        d = e.data
+        if e.kind is Kind.PLAYER_MOVE:
+            who = as_side(d.get("side"))
+            start, end = d.get("from_cell"), d.get("cell")
+            if start is None and previous is not None and who is not None:
+                p = previous.find_player(who, as_int(d.get("number")))
+                start = p.cell if p else None
+            if (
+                who is not None
+                and layout.board.is_cell(start)
+                and layout.board.is_cell(end)
+                and start != end
+            ):
+                side = who
+                arrow(
+                    scene,
+                    _short(layout, end, start, 0.3),
+                    _short(layout, start, end, 0.42),
+                    TEAM_COLOURS[side],
+                    width=layout.scaled(5),
+                    head=head,
+                    outline=WHITE,
+                )
+        elif e.kind is Kind.BALL_MOVE:
+            start, end = d.get("from_cell"), d.get("cell")
+            visible = d.get("visible", True)
+            if (
+                (visible or gm_view)
+                and layout.board.is_cell(start)
+                and layout.board.is_cell(end)
+                and start != end
+            ):
+                arrow(
+                    scene,
+                    layout.centre(start),
+                    _short(layout, start, end, 0.3),
+                    BALL_COLOURS.get(str(d.get("ball")), INK),
+                    width=layout.scaled(3),
+                    head=head * 0.8,
+                    outline=INK,
+                    dashed=not visible,
+                )
+        elif e.kind is Kind.PASS:
+            start, end = d.get("from_cell"), d.get("cell")
+            if layout.board.is_cell(start) and layout.board.is_cell(end) and start != end:
+                arrow(
+                    scene,
+                    _short(layout, end, start, 0.2),
+                    _short(layout, start, end, 0.3),
+                    BALL_COLOURS.get(str(d.get("ball")), INK),
+                    width=layout.scaled(5),
+                    head=head,
+                    outline=INK,
+                    dashed=True,
+                )
+
+
+def _short(layout: Layout, start: int, end: int, by: float) -> Point:
+    """The centre of ``end`` pulled back towards ``start`` by ``by`` hex radii."""
+    ax, ay = layout.centre(start)
+    bx, by_ = layout.centre(end)
+    length = math.hypot(bx - ax, by_ - ay) or 1.0
+    k = by * layout.radius / length
+    return (bx - (bx - ax) * k, by_ - (by_ - ay) * k)
+
+
+def _cells(scene: Scene, layout: Layout, state: MatchState, gm_view: bool) -> None:
+    """Players and free balls, grouped by cell."""
+    content: dict[int, list[tuple[str, Any]]] = {}
+    for p in sorted(state.players, key=lambda p: (-(p.height or 0), p.side, p.number)):
+        if p.on_field and layout.board.is_cell(p.cell):
+            content.setdefault(p.cell, []).append(("player", p))
+    for b in state.balls:
+        if not layout.board.is_cell(b.cell):
+            continue
+        if b.status == "free" or (b.status == "vanished" and gm_view):
+            content.setdefault(b.cell, []).append(("ball", b))
+    for cell, things in content.items():
+        scale, slots = _slots(len(things))
+        cx, cy = layout.content_centre(cell)
+        r = layout.radius
+        s = scale * layout.scale
+        for (kind, thing), (ox, oy) in zip(things, slots, strict=True):
+            at = (cx + ox * r, cy + oy * r)
+            if kind == "player":
+                with scene.tagged(
+                    cell=cell, role="player", label=player_label(thing.side, thing.number)
+                ):
+                    player_disc(
+                        scene,
+                        at,
+                        colour=TEAM_COLOURS[thing.side],
+                        number=thing.number,
+                        height=thing.height,
+                        balls=thing.balls,
+                        scale=s,
+                    )
+            elif thing.status == "vanished":
+                with scene.tagged(cell=cell, role="ball", label=thing.name):
+                    vanished_marker(scene, at, 10.0 * s, thing.height)
+            else:
+                # Balls shrink less than players: their figure must stay legible.
+                with scene.tagged(cell=cell, role="ball", label=thing.name):
+                    ball_marker(scene, at, thing.name, 9.5 * max(s, 0.8), thing.height)
+
+
+def _lost_marks(
+    scene: Scene, layout: Layout, events: Sequence[Event], previous: MatchState | None
+) -> None:
+    """A cross where a player fell or was swallowed this tick, with his number."""
+    where: dict[tuple[Side | None, int], int] = {}
+    for e in events:
+        cell = e.data.get("cell")
+        if e.kind in (Kind.PLAYER_MOVE, Kind.PLAYER_LAUNCH) and layout.board.is_cell(cell):
+            where[(as_side(e.data.get("side")), as_int(e.data.get("number")))] = cell
+    small = layout.scaled(12)
+    for e in events:
+        if e.kind not in (Kind.FALL, Kind.PLAYER_SWALLOWED):
+            continue
+        side, number = as_side(e.data.get("side")), as_int(e.data.get("number"))
+        if side is None:
+            continue
+        cell = e.data.get("cell") if e.kind is Kind.FALL else where.get((side, number))
+        if cell is None and previous is not None:
+            p = previous.find_player(side, number)
+            cell = p.cell if p else None
+        if not layout.board.is_cell(cell):
+            continue
+        cx, cy = layout.centre(cell)
+        at = (cx - layout.radius * 0.5, cy - layout.radius * 0.28)
+        colour = TEAM_COLOURS[side]
+        with scene.tagged(cell=cell, role="fallen", label=player_label(side, number)):
+            cross(scene, at, layout.radius * 0.16, colour)
+            scene.text(
+                (at[0], at[1] + layout.radius * 0.3),
+                str(number),
+                small,
+                colour,
+                bold=True,
+                stroke=WHITE,
+                stroke_width=2,
+            )
