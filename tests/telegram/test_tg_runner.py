@@ -16,8 +16,8 @@ from pydantic import SecretStr
 from support.fake_telegram import FakeTelegram
 from support.telegram_doubles import RecordingService
 
-from bot.i18n import t
 from bot.config import TelegramConfig
+from bot.i18n import t
 from bot.telegram import FloodLimits, TelegramRunner
 from bot.telegram.commands import GM_COMMANDS, GROUP_COMMANDS, PLAYER_COMMANDS
 from bot.telegram.handlers import APOLOGY
