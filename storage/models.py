@@ -101,6 +101,7 @@ class Team(SQLModel, table=True):
     name: str
     chat: str | None = None  # linked telegram group of the team
     thread: str | None = None
+    chat_lang: str | None = None  # language of the group (/lang there); None: the game's
     warnings: int = 0
 
 
@@ -157,12 +158,23 @@ class Invitation(SQLModel, table=True):
     side: str | None = None
     role: str
     players: str = ""
-    email: str | None = None  # when set, only this address may redeem it by e-mail
+    # When set, only this address redeems it: by mail from it, or on Telegram with
+    # the confirmation code mailed to it.
+    email: str | None = None
+    telegram_username: str | None = None  # when set, only this Telegram user (lower case)
     created_by: str = ""
     created_at: datetime = _when(default_factory=utcnow)
     expires_at: datetime | None = _when(default=None)
+    revoked_at: datetime | None = _when(default=None)
     used_by: int | None = Field(default=None, foreign_key="members.id")
     used_at: datetime | None = _when(default=None)
+    used_from: str | None = None  # who redeemed it: "telegram:<id>" or "email:<address>"
+    # A Telegram redemption of an address-bound invitation: the hash of the code
+    # mailed to the address, who asked for it, until when, how many wrong tries.
+    confirm_hash: str | None = None
+    confirm_for: str | None = None
+    confirm_until: datetime | None = _when(default=None)
+    confirm_tries: int = 0
 
 
 class InboundMessage(SQLModel, table=True):

@@ -186,6 +186,12 @@ def game_of_team_chat(s: Session, chat: str) -> Game | None:
     return s.exec(_GAME_OF_TEAM_CHAT, params={"chat": chat}).first()
 
 
+def game_by_channel(s: Session, chat: str) -> Game | None:
+    """The newest game whose public channel is ``chat``."""
+    stmt = select(Game).where(Game.channel_chat == chat).order_by(col(Game.id).desc())
+    return s.exec(stmt).first()
+
+
 def players(s: Session, game_id: int, side: str | None = None) -> list[Player]:
     stmt = select(Player).where(Player.game_id == game_id)
     if side is not None:

@@ -31,3 +31,38 @@ def test_ci_script_is_strict_and_executable() -> None:
 def test_licence_is_gpl3() -> None:
     text = (ROOT / "LICENSE").read_text(encoding="utf-8")
     assert "GNU GENERAL PUBLIC LICENSE" in text and "Version 3, 29 June 2007" in text
+
+
+def _locked_versions() -> dict[str, str]:
+    """``name -> version`` of every ``name==version`` line in requirements.lock."""
+    from packaging.utils import canonicalize_name
+
+    text = (ROOT / "requirements.lock").read_text(encoding="utf-8")
+    pins = re.findall(r"^([A-Za-z0-9_.\-]+)(?:\[[^\]]*\])?==([^\s;\\]+)", text, re.MULTILINE)
+    return {canonicalize_name(name): version for name, version in pins}
+
+
+def test_lock_file_pins_every_dependency_inside_its_range_with_hashes() -> None:
+    # The deployment lock (README, Deployment) must stay in step with pyproject.toml:
+    # a range changed without refreshing the lock fails here, not on a server.
+    import tomllib
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    locked = _locked_versions()
+    for spec in project["dependencies"]:
+        requirement = Requirement(spec)
+        name = canonicalize_name(requirement.name)
+        assert name in locked, (
+            f"{name} is not in requirements.lock: refresh it (README, Deployment)"
+        )
+        assert requirement.specifier.contains(locked[name], prereleases=True), (
+            f"requirements.lock pins {name}=={locked[name]}, outside {requirement.specifier}"
+        )
+    text = (ROOT / "requirements.lock").read_text(encoding="utf-8")
+    pins = len(re.findall(r"^\S+==", text, re.MULTILINE))
+    assert pins == len(locked)
+    hashed = re.findall(r"^\S+==[^\\\n]+\\\n\s+--hash=sha256:", text, re.MULTILINE)
+    assert len(hashed) == pins, "every pin carries its hashes (uv pip compile --generate-hashes)"

@@ -133,6 +133,14 @@ def _texts(message: Message) -> tuple[str, ...]:
     return tuple(item or "" for item in items)
 
 
+def _glued_hint(key: str, known: dict[str, Message]) -> str:
+    """Babel reads ``t("a" if c else "b")`` as the one key "ab": say so."""
+    for i in range(1, len(key)):
+        if key[:i] in known and key[i:] in known:
+            return f' (two keys in one call? write N_("{key[:i]}") if … else N_("{key[i:]}"))'
+    return ""
+
+
 def check() -> list[str]:
     """Everything out of step between the code and the catalogs (empty: all good)."""
     used = extract()
@@ -144,7 +152,8 @@ def check() -> list[str]:
         for key, use in sorted(used.items()):
             message = known.get(key)
             if message is None:
-                problems.append(f"{lang}: {key!r} ({use.where}) is not in the catalog")
+                hint = _glued_hint(key, known)
+                problems.append(f"{lang}: {key!r} ({use.where}) is not in the catalog{hint}")
                 continue
             if use.plural != message.pluralizable:
                 kind = "plural (tn)" if use.plural else "singular (t)"

@@ -10,12 +10,13 @@ acknowledgement a team gets.  See docs/orders.md.
 
 from .errors import ErrorKind, OrderError, OrderLanguageError
 from .help import help_text
-from .parse import MAX_MESSAGE_BYTES, parse_message
+from .parse import MAX_MESSAGE_BYTES, MAX_ORDER_LINES, parse_message
 from .printer import format_errors, format_orders, format_sheet
 from .result import Clear, ParseResult, apply_clears, apply_result
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
+    "MAX_ORDER_LINES",
     "Clear",
     "ErrorKind",
     "OrderError",

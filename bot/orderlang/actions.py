@@ -7,7 +7,7 @@ pass, a catch or a steal; it keeps no state of its own.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from engine.geometry import Side
@@ -18,7 +18,8 @@ from engine.state import MatchState, PlayerState, other_side
 from .errors import ErrorKind
 from .lexicon import ball_of, norm_word, skeleton
 from .messages import BALL_LABELS, lang_of
-from .syntax import CatchAct, PassAct, Ref, StealAct, Word
+from .nodes import CatchAct, PassAct, Ref, StealAct
+from .tokens import Word
 
 __all__ = ["ActionReader", "Skip", "Span", "spell_table"]
 
@@ -67,6 +68,10 @@ class ActionReader:
     def _got(self, span: Span) -> str:
         raise NotImplementedError
 
+    @property
+    def suggest(self) -> bool:
+        raise NotImplementedError
+
     def _by_name(
         self, ref: Ref, sides: tuple[Side, ...], *, steal_from: Side | None = None
     ) -> PlayerState:
@@ -98,16 +103,16 @@ class ActionReader:
                 victim = self._by_name(target, (theirs,), steal_from=theirs)
                 return Steal(victim.number)
 
-    def _words(self, words: Sequence[Word]) -> list[tuple[str, str, str, Span]]:
-        """(kind, value, pair, span) for each ball or spell among ``words``."""
+    def _words(self, words: Sequence[Word]) -> Iterator[tuple[str, str, str, Span]]:
+        """(kind, value, pair, span) for each ball or spell among ``words``, in
+        turn (a reader stops at the first wrong one: the rest are not looked up)."""
         plain = [w for w in words if w.kind == "WORD"]
-        out: list[tuple[str, str, str, Span]] = []
         i = 0
         while i < len(plain):
             w = plain[i]
             ball = ball_of(w.value)
             if ball is not None:
-                out.append(("ball", ball, "", (w.start, w.end)))
+                yield ("ball", ball, "", (w.start, w.end))
                 i += 1
                 continue
             spell = self._spells.get(_spell_key(w.value))
@@ -115,17 +120,19 @@ class ActionReader:
                 nxt = plain[i + 1]
                 spell = self._spells.get(_spell_key(w.value + nxt.value))
                 if spell is not None:
-                    out.append((spell[0], spell[1], spell[2], (w.start, nxt.end)))
+                    yield (spell[0], spell[1], spell[2], (w.start, nxt.end))
                     i += 2
                     continue
             if spell is not None:
-                out.append((spell[0], spell[1], spell[2], (w.start, w.end)))
+                yield (spell[0], spell[1], spell[2], (w.start, w.end))
             else:
-                out.append(("unknown", w.value, "", (w.start, w.end)))
+                yield ("unknown", w.value, "", (w.start, w.end))
             i += 1
-        return out
 
     def _unknown(self, kind: str, value: str, span: Span) -> Skip:
+        if not self.suggest:  # past the first errors: the right message, no "did you mean"
+            code = "unknown_ball" if kind == "spell" else "unknown_catch_word"
+            return self.error("unknown_name", code, span, got=self._got(span))
         spells = [k for k, v in self._spells.items() if v[0] == kind]
         close = difflib.get_close_matches(_spell_key(value), spells, n=2, cutoff=0.7)
         if close:

@@ -9,6 +9,7 @@ both); the texts are in the catalogs (``bot/locale``), with the code's
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any, Final
 
 from bot.i18n import N_, t, template
@@ -31,6 +32,7 @@ MESSAGES: Final[dict[str, str]] = {
     "syntax_end": N_("order.syntax_end"),
     "syntax_word": N_("order.syntax_word"),
     "syntax_number": N_("order.syntax_number"),
+    "line_too_long": N_("order.line_too_long"),
     "syntax_ticks": N_("order.syntax_ticks"),
     "no_height": N_("order.no_height"),
     "no_flight": N_("order.no_flight"),
@@ -61,6 +63,7 @@ MESSAGES: Final[dict[str, str]] = {
     "forbidden_penalty": N_("order.forbidden_penalty"),
     # -- the message as a whole --------------------------------------------------------
     "too_large": N_("order.too_large"),
+    "too_many_lines": N_("order.too_many_lines"),
     "wrong_round": N_("order.wrong_round"),
     # -- engine legality (engine/problems.py Code) -------------------------------------
     "match_ended": N_("order.match_ended"),
@@ -187,7 +190,11 @@ def quote(items: Iterable[str], lang: str) -> str:
 
 def describe_expected(expected: Iterable[str], lang: str = "ru") -> str:
     """The parser's expected terminals as a short phrase ("число или высота")."""
-    wanted = set(expected)
+    return _describe_expected(frozenset(expected), lang)
+
+
+@lru_cache(maxsize=512)
+def _describe_expected(wanted: frozenset[str], lang: str) -> str:
     parts = [t(key, lang) for kinds, key in _EXPECTED if wanted & kinds]
     if not parts:
         parts = [t("order.expected.end", lang)]

@@ -63,8 +63,9 @@ class Roster:
             for k in player_keys(p):
                 self.by_key.setdefault(k, []).append(p)
 
-    def find(self, words: Sequence[str]) -> NameMatch:
-        """Who ``words`` (normalised) name: exact, inflected, prefix, or near misses."""
+    def find(self, words: Sequence[str], *, suggest: bool = True) -> NameMatch:
+        """Who ``words`` (normalised) name: exact, inflected, prefix, or near
+        misses (looked for only if ``suggest``: the costly part)."""
         key = skeleton("".join(words))
         if not key:
             return NameMatch()
@@ -84,6 +85,8 @@ class Roster:
                 return NameMatch(player=prefixed[0])
             if prefixed:
                 return NameMatch(candidates=prefixed)
+        if not suggest:
+            return NameMatch()
         close = difflib.get_close_matches(key, list(self.by_key), n=3, cutoff=0.7)
         return NameMatch(suggestions=_unique([p for k in close for p in self.by_key[k]]))
 

@@ -9,7 +9,6 @@ and that only for an internal failure: bad input is reported, not raised.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any, Final
@@ -31,15 +30,23 @@ from .messages import (
     message,
     quote,
 )
+from .nodes import Line, SyntaxIssue
 from .resolve import Resolver
 from .result import Order, ParseResult, apply_clears
-from .syntax import Line, SyntaxIssue, parse_line, split_lines, tokenize
+from .spelling import NearMisses
+from .syntax import parse_line, split_lines
+from .tokens import tokenize
 
-__all__ = ["MAX_MESSAGE_BYTES", "parse_message"]
+__all__ = ["MAX_MESSAGE_BYTES", "MAX_ORDER_LINES", "parse_message"]
 
 MAX_MESSAGE_BYTES: Final = 20 * 1024
+# Lines that hold orders (not blank, not only a comment or description): a
+# game master's whole sheet for both teams is about sixty.  With the size
+# limit and MAX_LINE_TOKENS this bounds the work a message can cost.
+MAX_ORDER_LINES: Final = 200
 _MAX_LEGALITY_ROUNDS: Final = 4
-_KEYWORDS: Final = tuple(w for w in KEYWORD_TYPES if len(w) >= 3)
+_KEYWORDS: Final = NearMisses(w for w in KEYWORD_TYPES if len(w) >= 3)
+_GUESS_WORDS: Final = 8  # how far back from the failure a misspelt keyword is looked for
 _FLIGHT_CODES: Final = frozenset(
     {"launch_cell", "cell_invalid", "height_invalid", "too_far", "height_step"}
 )
@@ -109,10 +116,22 @@ def _parse(
         return ParseResult(errors=(err,))
     resolver = Resolver(state, ruleset, side, lang, controllable, dragon_allowed, on_file)
     syntax_errors: list[OrderError] = []
+    order_lines = 0
     for number, raw in enumerate(split_lines(text), start=1):
+        if not raw or raw.isspace():
+            continue
         line = parse_line(number, raw)
+        if line.node is not None or line.issue is not None:
+            order_lines += 1
+            if order_lines > MAX_ORDER_LINES:
+                err = OrderError(
+                    "too_large", 0, "", 0, 0,
+                    message("too_many_lines", lang, limit=MAX_ORDER_LINES), "too_many_lines",
+                )  # fmt: skip
+                return ParseResult(errors=(err,))
         if line.issue is not None:
-            syntax_errors.append(_syntax_error(line, line.issue, lang))
+            syntax_errors.append(_syntax_error(line, line.issue, lang, resolver.suggest))
+            resolver.other_errors += 1
         resolver.feed(line)
     errors = sorted(syntax_errors + resolver.errors, key=lambda e: e.line)
     if any(e.kind == "wrong_round" for e in errors):
@@ -147,12 +166,12 @@ def _contains(orders: RoundOrders, order: Order) -> bool:
 # -- syntax errors ---------------------------------------------------------------------
 
 
-def _syntax_error(line: Line, issue: SyntaxIssue, lang: str) -> OrderError:
+def _syntax_error(line: Line, issue: SyntaxIssue, lang: str, suggest: bool) -> OrderError:
     params: dict[str, Any] = dict(issue.params)
     code, start, end = issue.code, issue.start, issue.end
     suggestions: tuple[str, ...] = ()
     if code in ("syntax_token", "syntax_end"):
-        guess = _misspelt_keyword(line.text, start)
+        guess = _misspelt_keyword(line.text, start) if suggest else None
         if guess is not None:
             code, start, end, suggestions = "syntax_word", guess[0], guess[1], (guess[2],)
             params["got"] = line.text[start:end]
@@ -166,10 +185,11 @@ def _syntax_error(line: Line, issue: SyntaxIssue, lang: str) -> OrderError:
 def _misspelt_keyword(text: str, at: int) -> tuple[int, int, str] | None:
     """A word up to the failure point that looks like a misspelt keyword ("ловть")."""
     words = [w for w in tokenize(text.split("//")[0]) if w.kind == "WORD" and w.start <= at]
-    for w in reversed(words[1:] if len(words) > 1 and words[0].start < at else words):
+    near = words[1:] if len(words) > 1 and words[0].start < at else words
+    for w in reversed(near[-_GUESS_WORDS:]):
         if len(w.value) < 3:
             continue
-        close = difflib.get_close_matches(w.value, _KEYWORDS, n=1, cutoff=0.8)
+        close = _KEYWORDS.close(w.value)
         if close:
             return w.start, w.end, close[0]
     return None

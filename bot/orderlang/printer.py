@@ -19,7 +19,7 @@ from .errors import OrderError
 from .messages import BALL_LABELS, lang_of
 from .names import display_name
 from .resolve import team_of
-from .syntax import tokenize
+from .tokens import tokenize
 
 __all__ = ["format_errors", "format_orders", "format_sheet"]
 

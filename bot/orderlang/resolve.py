@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, Final
 
 from engine.geometry import Side
 from engine.orders import (
@@ -31,8 +31,7 @@ from .errors import ErrorKind, OrderError
 from .lexicon import norm_word, skeleton
 from .messages import message, quote
 from .names import Roster, display_name
-from .result import Clear, Order
-from .syntax import (
+from .nodes import (
     ClearLine,
     DragonLine,
     Flight,
@@ -45,10 +44,13 @@ from .syntax import (
     TeamHeader,
     TickHeader,
     Ticks,
-    Word,
 )
+from .result import Clear, Order
+from .tokens import Word
 
-__all__ = ["Resolver", "Span", "team_of"]
+__all__ = ["SUGGESTED_ERRORS", "Resolver", "Span", "team_of"]
+
+SUGGESTED_ERRORS: Final = 20
 
 _MOVES: dict[str, DragonMove] = {
     "FORWARD": "forward",
@@ -115,6 +117,15 @@ class Resolver(ActionReader):
         self._texts: dict[int, str] = {}
         self._rosters: dict[tuple[Side, ...], Roster] = {}
         self._spells = spell_table(ruleset)
+        self.other_errors = 0  # the message's errors found elsewhere (syntax)
+        self._clear_set: set[Clear] = set()
+
+    @property
+    def suggest(self) -> bool:
+        """Whether an error may still look for "did you mean": only the first
+        few errors of a message do (a flood of bad lines stays cheap, and
+        nobody reads the twenty-first suggestion)."""
+        return len(self.errors) + self.other_errors < SUGGESTED_ERRORS
 
     # -- errors --------------------------------------------------------------------------
     def error(
@@ -320,7 +331,8 @@ class Resolver(ActionReader):
         self, ref: Ref, sides: tuple[Side, ...], *, steal_from: Side | None = None
     ) -> PlayerState:
         """The player ``ref``'s words name among the teams ``sides``, or an error."""
-        m = self._roster(sides).find(ref.words)
+        suggest = self.suggest
+        m = self._roster(sides).find(ref.words, suggest=suggest)
         if m.player is not None:
             return m.player
         span = (ref.start, ref.end)
@@ -332,16 +344,16 @@ class Resolver(ActionReader):
                 "ambiguous_name",
                 "ambiguous_player",
                 span,
-                (display_name(p, pool) for p in m.candidates),
+                (display_name(p, pool) for p in m.candidates) if suggest else (),
                 got=got,
                 candidates=names,
             )
         if self.side is not None and steal_from is None:
-            theirs = self._roster((other_side(self.side),)).find(ref.words)
+            theirs = self._roster((other_side(self.side),)).find(ref.words, suggest=False)
             if theirs.player is not None:
                 raise self.error("forbidden", "forbidden_player", span, name=theirs.player.name)
         if steal_from is not None:
-            ours = self._roster((other_side(steal_from),)).find(ref.words)
+            ours = self._roster((other_side(steal_from),)).find(ref.words, suggest=False)
             if ours.player is not None:
                 raise self.error("illegal", "steal_teammate", span, target=ours.player.name)
         raise self.error(
@@ -535,7 +547,9 @@ class Resolver(ActionReader):
                 if sub.side == clear.side:
                     del self.substs[skey]
                     self.line_of.pop(sub, None)
-        self.clears.append(clear)
+        if clear not in self._clear_set:  # kept once: the service applies each to the sheet
+            self._clear_set.add(clear)
+            self.clears.append(clear)
 
     def _penalty_line(self, node: PenaltyLine) -> None:
         span = (node.start, node.end)

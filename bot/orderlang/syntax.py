@@ -14,68 +14,42 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any, Final, Literal
 
 from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedInput, UnexpectedToken
 from lark.lexer import Lexer, LexerState
 
-from .lexicon import clean_text, keyword_type, norm_word
+from .driver import Failure, run
+from .lexicon import clean_text
+from .nodes import (
+    Action,
+    CatchAct,
+    ClearLine,
+    DragonLine,
+    Flight,
+    Line,
+    Node,
+    PassAct,
+    PenaltyLine,
+    PlayerLine,
+    Ref,
+    RoundHeader,
+    StealAct,
+    SubstLine,
+    SyntaxIssue,
+    TeamHeader,
+    TickHeader,
+    Ticks,
+)
+from .tokens import Word, tokenize
 
-__all__ = [
-    "CatchAct",
-    "ClearLine",
-    "DragonLine",
-    "Flight",
-    "Line",
-    "Node",
-    "PassAct",
-    "PenaltyLine",
-    "PlayerLine",
-    "Ref",
-    "RoundHeader",
-    "StealAct",
-    "SubstLine",
-    "SyntaxIssue",
-    "TeamHeader",
-    "TickHeader",
-    "Ticks",
-    "Word",
-    "parse_line",
-    "split_lines",
-    "tokenize",
-]
+__all__ = ["MAX_LINE_TOKENS", "parse_line", "parser", "split_lines"]
 
-MAX_DIGITS: Final = 6  # longer numbers are no cell, height, tick or round
-
-
-class Word(Token):
-    """A token: its type (a keyword type, WORD, INT…), normalised value and span.
-
-    A lark token itself, so the parser takes the tokens as they are made.
-    """
-
-    __slots__ = ()
-
-    @classmethod
-    def make(cls, kind: str, value: str, start: int, end: int) -> Word:
-        # the classmethod behind Token(): skips its keyword checks, a third of the cost
-        word: Word = cls._future_new(kind, value, start, None, None, None, None, end)  # type: ignore[no-untyped-call]
-        return word
-
-    @property
-    def kind(self) -> str:
-        return self.type
-
-    @property
-    def start(self) -> int:
-        return self.start_pos or 0
-
-    @property
-    def end(self) -> int:
-        return self.end_pos or 0
+MAX_LINE_TOKENS: Final = 40  # an order line has at most this many words, numbers and marks
+_CACHED_LINE: Final = 256  # longer lines are read afresh (the cache holds short ones)
+_COMMENT: Final = re.compile(r"(?:^|(?<=\s))(?:--|#)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,206 +59,10 @@ class _Height:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
-class Ticks:
-    first: int | None  # None: all ticks still to play
-    last: int | None
-    start: int
-    end: int
-
-
-@dataclass(frozen=True, slots=True)
-class Ref:
-    """A player named by words (surname, full name) or by shirt number."""
-
-    words: tuple[str, ...]
-    number: int | None
-    start: int
-    end: int
-
-
-@dataclass(frozen=True, slots=True)
-class Flight:
-    cell: int
-    height: int | None
-    start: int
-    end: int
-
-
-@dataclass(frozen=True, slots=True)
-class PassAct:
-    words: tuple[Word, ...]  # ball, spell and SPELL markers, before and after the target
-    target: Flight
-    start: int
-    end: int
-
-
-@dataclass(frozen=True, slots=True)
-class CatchAct:
-    words: tuple[Word, ...]  # ball, counter-spell and COUNTER markers
-    start: int
-    end: int
-
-
-@dataclass(frozen=True, slots=True)
-class StealAct:
-    target: Ref
-    start: int
-    end: int
-
-
-Action = PassAct | CatchAct | StealAct
-
-
-@dataclass(frozen=True, slots=True)
-class RoundHeader:
-    number: int
-    ticks: tuple[Ticks, ...]
-    start: int
-    end: int
-
-
-@dataclass(frozen=True, slots=True)
-class TickHeader:
-    ticks: tuple[Ticks, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class TeamHeader:
-    words: tuple[Word, ...]
-    start: int
-    end: int
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerLine:
-    ticks: tuple[Ticks, ...]
-    subject: Ref
-    flight: Flight | Word | None  # a STAY word: where he is
-    action: Action | None
-    clear: bool
-    end: int
-
-
-@dataclass(frozen=True, slots=True)
-class DragonLine:
-    ticks: tuple[Ticks, ...]
-    items: tuple[Word, ...]
-    clear: bool
-    start: int
-    end: int
-
-
-@dataclass(frozen=True, slots=True)
-class SubstLine:
-    out: Ref
-    into: Ref
-
-
-@dataclass(frozen=True, slots=True)
-class ClearLine:
-    ticks: tuple[Ticks, ...]
-    what: Ref | Literal["dragon"] | None
-    start: int
-    end: int
-
-
-@dataclass(frozen=True, slots=True)
-class PenaltyLine:
-    ticks: tuple[Ticks, ...]
-    start: int
-    end: int
-
-
-Node = (
-    RoundHeader
-    | TickHeader
-    | TeamHeader
-    | PlayerLine
-    | DragonLine
-    | SubstLine
-    | ClearLine
-    | PenaltyLine
-)
-
-
-@dataclass(frozen=True, slots=True)
-class SyntaxIssue:
-    """Why a line cannot be read: a message ``code``, the span and its params."""
-
-    code: str
-    start: int
-    end: int
-    params: tuple[tuple[str, Any], ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Line:
-    """One source line: its number (1-based), text, and what was read from it."""
-
-    number: int
-    text: str
-    node: Node | None  # None: blank, comment, or a syntax issue
-    description: str
-    issue: SyntaxIssue | None = None
-    desc_only: bool = False  # a "// …" line: continues the description above
-
-
-# -- lexer --------------------------------------------------------------------
-
-_TOKEN: Final = re.compile(
-    r"(?P<INT>\d+)(?:-?(?:ый|ой|ий|й|st|nd|rd|th)(?![^\W\d_]))?"
-    r"|(?P<HEIGHT>[вbvh](?P<digit>\d)(?!\d))"  # "в2", "h2" glued: one token, not two
-    r"|(?P<WORD>[^\W\d_]+(?:['’\-‐][^\W\d_]+)*)"
-    r"|(?P<ARROW>[-–—=]+>|[→⟶⇒➡➔⇨]|>)"
-    r"|(?P<DASH>[-–—−‐])"
-    r"|(?P<SLASH>/)",
-    re.IGNORECASE,
-)
-_COMMENT: Final = re.compile(r"(?:^|(?<=\s))(?:--|#)")
-
-
-def tokenize(text: str) -> list[Word]:
-    """Tokens of the order part of a line; unknown symbols and emoji are skipped."""
-    out: list[Word] = []
-    for m in _TOKEN.finditer(text):
-        kind = m.lastgroup
-        assert kind is not None
-        if kind == "INT":
-            digits = m.group("INT")
-            kind = "INT" if len(digits) <= MAX_DIGITS else "BADNUM"
-            out.append(Word.make(kind, digits, m.start(), m.end()))
-            continue
-        if kind == "HEIGHT":
-            out.append(Word.make(kind, m.group("digit"), m.start(), m.end()))
-            continue
-        if kind != "WORD":
-            out.append(Word.make(kind, m.group(), m.start(), m.end()))
-            continue
-        word = norm_word(m.group())
-        word_kind = keyword_type(word)
-        if word_kind == "FILLER":
-            continue
-        if word_kind is None and "-" in word:
-            parts = word.split("-")
-            kinds = [keyword_type(p) for p in parts]
-            if all(k is not None and k != "FILLER" for k in kinds):
-                # "вперёд-вверх": two keywords glued by a hyphen
-                pos = m.start()
-                for part, part_kind in zip(parts, kinds, strict=True):
-                    assert part_kind is not None
-                    out.append(Word.make(part_kind, part, pos, pos + len(part)))
-                    pos += len(part) + 1
-                continue
-        if word_kind == "STAY" and out and out[-1].kind == "TO":
-            out[-1] = Word.make("STAY", word, out[-1].start, m.end())  # "на месте"
-            continue
-        out.append(Word.make(word_kind or "WORD", word, m.start(), m.end()))
-    return out
-
-
 class _TokenLexer(Lexer):
-    """Feeds lark the tokens :func:`tokenize` already made."""
+    """Feeds lark the tokens :func:`tokenize` already made (for ``Lark.parse``,
+    which the tests and the benchmark's floor use; :func:`parse_line` drives
+    the table itself)."""
 
     __future_interface__ = 2
 
@@ -292,7 +70,7 @@ class _TokenLexer(Lexer):
         pass
 
     def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
-        words: Sequence[Word] = lexer_state.text  # type: ignore[assignment]
+        words: Sequence[Token] = lexer_state.text  # type: ignore[assignment]
         yield from words
 
 
@@ -433,7 +211,7 @@ class _ToNodes(Transformer[Token, Any]):
     def clear_line(self, items: list[Any]) -> ClearLine:
         ticks = list(_ticks(items))
         what: Ref | Literal["dragon"] | None = None
-        if items and isinstance(items[-1], tuple):
+        if items and isinstance(items[-1], tuple) and not isinstance(items[-1], Word):
             target, more = items[-1]
             what = "dragon" if target == "dragon" else target
             ticks.extend(more)
@@ -448,7 +226,8 @@ class _ToNodes(Transformer[Token, Any]):
 
 
 @cache
-def _parser() -> Lark:
+def parser() -> Lark:
+    """The order language's LALR parser, built once from ``grammar.lark``."""
     grammar = resources.files("bot.orderlang").joinpath("grammar.lark").read_text("utf-8")
     return Lark(
         grammar,
@@ -482,28 +261,42 @@ def _cut(text: str) -> tuple[str, str | None]:
 
 def parse_line(number: int, text: str) -> Line:
     """Read one line (``number`` is 1-based, ``text`` already cleaned)."""
+    read = _read(text) if len(text) <= _CACHED_LINE else _read.__wrapped__(text)
+    node, desc, issue, desc_only = read
+    return Line(number, text, node, desc, issue, desc_only)
+
+
+# What one line's text reads as: (node, description, issue, description only).
+_Read = tuple[Node | None, str, SyntaxIssue | None, bool]
+
+
+@lru_cache(maxsize=4096)
+def _read(text: str) -> _Read:
+    """A line's reading, cached: a message (a flood of one bad line, a
+    player's next message) repeats lines, and the reading needs no state."""
     order_text, desc = _cut(text)
-    tokens = tokenize(order_text)
+    tokens = tokenize(order_text, MAX_LINE_TOKENS + 1)
     if not tokens:
-        return Line(number, text, None, desc or "", desc_only=desc is not None)
+        return None, desc or "", None, desc is not None
+    if len(tokens) > MAX_LINE_TOKENS:
+        extra = tokens[MAX_LINE_TOKENS]
+        end = len(order_text.rstrip())
+        issue = SyntaxIssue("line_too_long", extra.start, end, (("limit", MAX_LINE_TOKENS),))
+        return None, desc or "", issue, False
     bad = next((t for t in tokens if t.kind == "BADNUM"), None)
     if bad is not None:
         issue = SyntaxIssue(
             "syntax_number", bad.start, bad.end, (("got", text[bad.start : bad.end]),)
         )
-        return Line(number, text, None, desc or "", issue)
+        return None, desc or "", issue, False
     header = _header(tokens)
     if header is not None:
-        return Line(number, text, header, desc or "")
-    try:
-        # lark's stubs say parse() takes text and returns a tree; with our lexer it
-        # takes the token list, and the inline transformer returns our node.
-        node: Node = _parser().parse(tokens)  # type: ignore[assignment]
-    except UnexpectedToken as exc:
-        return Line(number, text, None, desc or "", _issue(exc, text, order_text))
-    except UnexpectedInput:  # pragma: no cover - the LALR parser raises UnexpectedToken only
-        return Line(number, text, None, desc or "", SyntaxIssue("syntax", 0, len(order_text)))
-    return Line(number, text, node, desc or "")
+        return header, desc or "", None, False
+    # The inline transformer builds our node while the table is driven.
+    node = run(parser(), tokens)
+    if isinstance(node, Failure):
+        return None, desc or "", _issue(node, tokens, text, order_text), False
+    return node, desc or "", None, False
 
 
 def _header(tokens: list[Word]) -> Node | None:
@@ -519,12 +312,17 @@ def _header(tokens: list[Word]) -> Node | None:
     return None
 
 
-def _issue(exc: UnexpectedToken, text: str, order_text: str) -> SyntaxIssue:
-    expected = tuple(sorted(t for t in exc.expected if not t.startswith("$")))
-    w = exc.token
-    if not isinstance(w, Word):  # lark's "$END"
+@lru_cache(maxsize=256)
+def _terminals(expected: frozenset[str]) -> tuple[str, ...]:
+    return tuple(sorted(t for t in expected if not t.startswith("$")))
+
+
+def _issue(failure: Failure, tokens: list[Word], text: str, order_text: str) -> SyntaxIssue:
+    expected = _terminals(failure.expected)
+    if failure.index >= len(tokens):  # the line ended too early
         end = len(order_text.rstrip())
         return SyntaxIssue("syntax_end", end, end, (("expected", expected),))
+    w = tokens[failure.index]
     return SyntaxIssue(
         "syntax_token",
         w.start,

@@ -39,6 +39,8 @@ def next_course(ball: BallState, ruleset: Ruleset) -> Course | None:
     free, stands still or has no course drawn."""
     if ball.status != "free" or not is_cell(ball.cell) or ball.direction is None:
         return None
+    if ruleset.field_shape != "hex":  # the straight line of another field is its own
+        return None
     spec = ruleset.balls.get(ball.name)
     speed = spec.speed if spec is not None else 0
     if speed <= 0:

@@ -6,20 +6,24 @@ written as SVG), never pixels.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 
 from .layout import Point
 from .scene import Scene
-from .style import BALL_COLOURS, BALL_TEXT, INK, RGB
+from .style import BALL_COLOURS, BALL_TEXT, GOLD, INK, MOUTH_ZONE, RGB
 
 __all__ = [
     "arrow",
     "ball_marker",
     "centred_text",
+    "course_trail",
     "cross",
     "dashed_line",
+    "goal_burst",
     "height_badge",
+    "lost_player",
     "player_disc",
     "player_radius",
     "vanished_marker",
@@ -174,6 +178,61 @@ def arrow(
     else:
         scene.line((a, base), fill, width)
     scene.polygon(tip, fill=fill)
+
+
+def lost_player(
+    scene: Scene, at: Point, *, colour: RGB, number: int, scale: float, swallowed: bool
+) -> None:
+    """A player who fell (a cross at his shoulder) or was swallowed (a ring in
+    the mouth's colour) this tick, where it happened: a white disc with his
+    number in team colour, as large as a player at height 2, so it stands out
+    on fire hatching and never hides under a ball."""
+    x, y = at
+    r = player_radius(2, scale)
+    if swallowed:
+        scene.circle(at, r + 4, fill=MOUTH_ZONE)
+    scene.circle(at, r + 1.5, fill=INK)
+    scene.circle(at, r, fill=WHITE, outline=colour, width=max(2, round(3 * scale)))
+    size = max(9, round(r * (0.95 if number < 10 else 0.8)))
+    centred_text(scene, (x, y), str(number), size, colour, bold=True)
+    if not swallowed:
+        corner = r * 0.78
+        cross(scene, (x + corner, y - corner), max(4.0, r * 0.42), colour)
+
+
+def course_trail(
+    scene: Scene, points: Sequence[Point], colour: RGB, *, dot: float, ring: float
+) -> None:
+    """Where a free ball flies next: dots in its colour along the way and a
+    ring where it lands (drawn under the pieces, so the ring shows round them)."""
+    if len(points) < 2:
+        return
+    step = dot * 3.2
+    for a, b in itertools.pairwise(points):
+        length = math.dist(a, b)
+        n = max(1, int(length // step))
+        for k in range(1, n + 1):
+            t = k / n
+            c = (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+            if c == points[-1]:
+                continue
+            scene.circle(c, dot + 1, fill=INK)
+            scene.circle(c, dot, fill=colour)
+    end = points[-1]
+    scene.circle(end, ring + 1.5, outline=INK, width=max(2, round(dot * 0.8)) + 2)
+    scene.circle(end, ring, outline=colour, width=max(2, round(dot * 0.8)))
+
+
+def goal_burst(scene: Scene, at: Point, points: int, r: float) -> None:
+    """A goal on the picture of its tick: a gold star with the points scored."""
+    x, y = at
+    corners = []
+    for k in range(24):
+        a = math.radians(-90 + k * 15)
+        rr = r if k % 2 == 0 else r * 0.72
+        corners.append((x + rr * math.cos(a), y + rr * math.sin(a)))
+    scene.polygon(corners, fill=GOLD, outline=INK, width=2)
+    centred_text(scene, (x, y + 0.5), f"+{points}", max(9, round(r * 0.8)), INK, bold=True)
 
 
 def cross(scene: Scene, at: Point, r: float, colour: RGB) -> None:

@@ -14,7 +14,16 @@ from bot.i18n import N_, t
 from engine.ruleset import Ruleset
 
 from .board import Board, board_for
-from .draw import arrow, ball_marker, centred_text, cross, dashed_line, player_disc
+from .draw import (
+    arrow,
+    ball_marker,
+    centred_text,
+    course_trail,
+    dashed_line,
+    goal_burst,
+    lost_player,
+    player_disc,
+)
 from .layout import Layout
 from .paint import paint
 from .scene import Scene
@@ -59,6 +68,8 @@ _LEGEND: tuple[str, ...] = (
     N_("legend.flight"),
     N_("legend.pass"),
     N_("legend.fell"),
+    N_("legend.next_flight"),
+    N_("legend.goal"),
 )
 
 
@@ -168,7 +179,7 @@ def _legend(scene: Scene, layout: Layout, lang: str) -> None:
     s = layout.scale
     left = LEGEND_LEFT * s
     top = layout.panel_top + 8 * s
-    row = 25 * s
+    row = 22 * s
     scene.text((left, top), texts[0], layout.scaled(15), INK, bold=True, anchor="lt")
     text_x = left + 78 * s
     small = layout.scaled(13)
@@ -229,8 +240,27 @@ def _legend(scene: Scene, layout: Layout, lang: str) -> None:
     )
     for index, kind in samples:
         _sample_cell(scene, (left + 30 * s, y(index)), 11 * s, kind)
-    # 11: the fallen mark
-    cross(scene, (left + 30 * s, y(11)), 8 * s, TEAM_COLOURS["right"])
+    # 11: a player who fell and one who was swallowed
+    for k, swallowed in enumerate((False, True)):
+        lost_player(
+            scene,
+            (left + 14 * s + k * 36 * s, y(11)),
+            colour=TEAM_COLOURS["right" if k == 0 else "left"],
+            number=5,
+            scale=0.55 * s,
+            swallowed=swallowed,
+        )
+    # 12: a free ball's next flight
+    course_trail(
+        scene,
+        [(left + 4 * s, y(12)), (left + 50 * s, y(12))],
+        BALL_COLOURS["red"],
+        dot=2.2 * s,
+        ring=7 * s,
+    )
+    ball_marker(scene, (left + 4 * s, y(12)), "red", 5 * s, None)
+    # 13: a goal
+    goal_burst(scene, (left + 30 * s, y(13)), 5, 11 * s)
 
 
 def _sample_cell(scene: Scene, at: tuple[float, float], r: float, kind: str | None) -> None:

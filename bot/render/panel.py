@@ -74,6 +74,7 @@ def panel_lines(state: MatchState, lang: str, gm_view: bool) -> tuple[list[Line]
             effects = ", ".join(effect_short(e, lang) for e in d.pending_effects)
             first.append(("  " + t("panel.pending", lang, effects=effects), MUTED, False))
     off: list[Line] = []
+    vanished: list[Line] = []
     for ball in state.balls:
         name = ball_name(ball.name, lang).capitalize()
         if ball.status == "swallowed" and ball.swallowed_by is not None:
@@ -84,14 +85,18 @@ def panel_lines(state: MatchState, lang: str, gm_view: bool) -> tuple[list[Line]
         elif ball.status == "burnt":
             off.append((t("panel.burnt", lang, ball=name), INK, False))
         elif ball.status == "vanished":
+            # Still in play, only unseen: not listed with the balls out of play.
             if gm_view:
                 text = t("panel.vanished_gm", lang, ball=name, cell=ball.cell, height=ball.height)
             else:
                 text = t("panel.vanished", lang, ball=name)
-            off.append((text, INK, False))
+            vanished.append((text, INK, False))
     if off:
         first.append((t("panel.off", lang), INK, True))
         first.extend(off)
+    if vanished:
+        first.append((t("panel.vanished_head", lang), INK, True))
+        first.extend(vanished)
 
     second: list[Line] = [(t("panel.hospital", lang), INK, True)]
     hospital = [p for p in state.players if p.status == "hospital"]

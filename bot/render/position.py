@@ -21,11 +21,14 @@ from engine.ruleset import Ruleset
 from engine.state import DragonState, MatchState
 
 from .board import HEX_BOARD, Board, board_for
+from .course import next_course
 from .draw import (
     arrow,
     ball_marker,
-    cross,
+    course_trail,
+    goal_burst,
     height_badge,
+    lost_player,
     player_disc,
     vanished_marker,
 )
@@ -41,7 +44,7 @@ from .style import (
     TEAM_LIGHT,
     blend,
 )
-from .values import as_int, as_list, as_side
+from .values import as_int, as_list, as_side, is_cell
 
 __all__ = ["fire_cells", "player_label", "position_scene"]
 
@@ -128,10 +131,12 @@ def position_scene(
             _dragon(scene, layout, dragon)
     with scene.layer("arrows"):
         _arrows(scene, layout, state, tick_events, previous, gm_view)
+    with scene.layer("courses"):
+        _courses(scene, layout, state, ruleset)
     with scene.layer("pieces"):
-        _cells(scene, layout, state, gm_view)
+        _cells(scene, layout, state, gm_view, _lost(layout, tick_events, previous))
     with scene.layer("marks"):
-        _lost_marks(scene, layout, tick_events, previous)
+        _goals(scene, layout, state, tick_events)
     return scene
 
 
@@ -273,12 +278,24 @@ def _short(layout: Layout, start: int, end: int, by: float) -> Point:
     return (bx - (bx - ax) * k, by_ - (by_ - ay) * k)
 
 
-def _cells(scene: Scene, layout: Layout, state: MatchState, gm_view: bool) -> None:
-    """Players and free balls, grouped by cell."""
+Lost = tuple[Side, int, bool]  # side, shirt number, swallowed (else fell)
+
+
+def _cells(
+    scene: Scene,
+    layout: Layout,
+    state: MatchState,
+    gm_view: bool,
+    lost: dict[int, list[Lost]],
+) -> None:
+    """Players, those who fell or were swallowed this tick, and free balls,
+    grouped by cell: each gets a place of its own, nothing hides another."""
     content: dict[int, list[tuple[str, Any]]] = {}
     for p in sorted(state.players, key=lambda p: (-(p.height or 0), p.side, p.number)):
         if p.on_field and layout.board.is_cell(p.cell):
             content.setdefault(p.cell, []).append(("player", p))
+    for cell, people in lost.items():
+        content.setdefault(cell, []).extend(("lost", who) for who in people)
     for b in state.balls:
         if not layout.board.is_cell(b.cell):
             continue
@@ -304,6 +321,18 @@ def _cells(scene: Scene, layout: Layout, state: MatchState, gm_view: bool) -> No
                         balls=thing.balls,
                         scale=s,
                     )
+            elif kind == "lost":
+                side, number, swallowed = thing
+                role = "swallowed" if swallowed else "fallen"
+                with scene.tagged(cell=cell, role=role, label=player_label(side, number)):
+                    lost_player(
+                        scene,
+                        at,
+                        colour=TEAM_COLOURS[side],
+                        number=number,
+                        scale=s,
+                        swallowed=swallowed,
+                    )
             elif thing.status == "vanished":
                 with scene.tagged(cell=cell, role="ball", label=thing.name):
                     vanished_marker(scene, at, 10.0 * s, thing.height)
@@ -313,21 +342,22 @@ def _cells(scene: Scene, layout: Layout, state: MatchState, gm_view: bool) -> No
                     ball_marker(scene, at, thing.name, 9.5 * max(s, 0.8), thing.height)
 
 
-def _lost_marks(
-    scene: Scene, layout: Layout, events: Sequence[Event], previous: MatchState | None
-) -> None:
-    """A cross where a player fell or was swallowed this tick, with his number."""
+def _lost(
+    layout: Layout, events: Sequence[Event], previous: MatchState | None
+) -> dict[int, list[Lost]]:
+    """Where each player who fell or was swallowed this tick was when it happened."""
     where: dict[tuple[Side | None, int], int] = {}
     for e in events:
         cell = e.data.get("cell")
         if e.kind in (Kind.PLAYER_MOVE, Kind.PLAYER_LAUNCH) and layout.board.is_cell(cell):
             where[(as_side(e.data.get("side")), as_int(e.data.get("number")))] = cell
-    small = layout.scaled(12)
+    out: dict[int, list[Lost]] = {}
+    seen: set[tuple[Side, int]] = set()
     for e in events:
         if e.kind not in (Kind.FALL, Kind.PLAYER_SWALLOWED):
             continue
         side, number = as_side(e.data.get("side")), as_int(e.data.get("number"))
-        if side is None:
+        if side is None or (side, number) in seen:
             continue
         cell = e.data.get("cell") if e.kind is Kind.FALL else where.get((side, number))
         if cell is None and previous is not None:
@@ -335,17 +365,44 @@ def _lost_marks(
             cell = p.cell if p else None
         if not layout.board.is_cell(cell):
             continue
-        cx, cy = layout.centre(cell)
-        at = (cx - layout.radius * 0.5, cy - layout.radius * 0.28)
-        colour = TEAM_COLOURS[side]
-        with scene.tagged(cell=cell, role="fallen", label=player_label(side, number)):
-            cross(scene, at, layout.radius * 0.16, colour)
-            scene.text(
-                (at[0], at[1] + layout.radius * 0.3),
-                str(number),
-                small,
-                colour,
-                bold=True,
-                stroke=WHITE,
-                stroke_width=2,
+        seen.add((side, number))
+        out.setdefault(cell, []).append((side, number, e.kind is Kind.PLAYER_SWALLOWED))
+    return out
+
+
+def _courses(scene: Scene, layout: Layout, state: MatchState, ruleset: Ruleset) -> None:
+    """Each free ball's next flight (docs/rules.md §3: its course is drawn in
+    advance), as far as the dome."""
+    for b in state.balls:
+        course = next_course(b, ruleset)
+        if course is None or not course.cells:
+            continue
+        cells = (course.start, *course.cells)
+        if not all(layout.board.is_cell(c) for c in cells):
+            continue
+        points = [layout.content_centre(c) for c in cells]
+        with scene.tagged(cell=course.cells[-1], role="course", label=b.name):
+            course_trail(
+                scene,
+                points,
+                BALL_COLOURS.get(b.name, INK),
+                dot=3.0 * layout.scale,
+                ring=layout.radius * 0.62,  # round a piece standing there
             )
+
+
+def _goals(scene: Scene, layout: Layout, state: MatchState, events: Sequence[Event]) -> None:
+    """A gold star with the points by the head of the dragon that swallowed a goal."""
+    for e in events:
+        if e.kind is not Kind.GOAL:
+            continue
+        side = as_side(e.data.get("dragon"))
+        if side is None:
+            continue
+        head = state.dragon(side).head
+        if not layout.board.is_cell(head) or not is_cell(head):
+            continue
+        hx, hy = layout.centre(head)
+        r = layout.radius
+        with scene.tagged(cell=head, role="goal", label=str(e.data.get("ball"))):
+            goal_burst(scene, (hx + r * 0.9, hy - r * 0.7), as_int(e.data.get("points")), r * 0.62)

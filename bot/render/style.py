@@ -25,6 +25,7 @@ __all__ = [
     "FIRE",
     "FIRE_HATCH",
     "FIRE_HATCH_STEP",
+    "GOLD",
     "GRID",
     "HALF_FILL",
     "HALF_FILL_EDGE",
@@ -46,6 +47,7 @@ BACKGROUND: Final[RGB] = (250, 250, 247)
 INK: Final[RGB] = (25, 25, 30)
 MUTED: Final[RGB] = (105, 110, 120)
 GRID: Final[RGB] = (160, 166, 176)
+GOLD: Final[RGB] = (255, 196, 0)  # a goal's mark
 
 TEAM_COLOURS: Final[dict[Side, RGB]] = {"left": (0, 114, 178), "right": (230, 130, 0)}
 TEAM_LIGHT: Final[dict[Side, RGB]] = {"left": (214, 232, 245), "right": (253, 232, 200)}

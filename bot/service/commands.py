@@ -17,8 +17,9 @@ from bot.orderlang import help_text
 from storage import repo
 from storage.models import Game
 
-from . import gm, gm_setup, members, ordering, rounds
+from . import audience, gm, gm_setup, members, ordering, rounds
 from .api import Inbound
+from .audience import PUBLIC, Audience, Shown, View
 from .context import Actor, ServiceError, Tx, game_code, parse_game_code
 from .deadlines import next_deadline
 from .gm import Outcome
@@ -65,9 +66,7 @@ def parse_command(text: str) -> Command | None:
 def group_chat(msg: Inbound) -> str | None:
     """The group a Telegram message was written in; None for a private chat
     (its id is the sender's) or a letter.  Only a group can be a team chat."""
-    if msg.channel == "telegram" and msg.chat is not None and msg.chat != msg.sender:
-        return msg.chat
-    return None
+    return audience.group_of(msg)
 
 
 @dataclass
@@ -79,6 +78,7 @@ class Request:
     msg: Inbound
     cmd: Command
     inbound_id: int | None
+    reply: Audience  # who reads the answer: its language, what it may show
 
     def game_id(self, args: tuple[str, ...] | None = None) -> tuple[int, tuple[str, ...]]:
         """The game (an explicit leading "DB-N" wins) and the remaining arguments."""
@@ -96,12 +96,19 @@ class Request:
         assert game.id is not None
         return game.id, args
 
+    @property
+    def lang(self) -> str:
+        """The language of the answer: its readers' (a group's own, not the writer's)."""
+        return self.reply.lang
+
     def t(self, key: str, **params: object) -> str:
-        return t(key, self.actor.lang, **params)
+        return t(key, self.lang, **params)
 
 
-def _raw(text: str, status: str = "ok", game_id: int | None = None) -> Outcome:
-    return Outcome("raw", {"text": text}, status=status, game_id=game_id)
+def _raw(
+    text: str, status: str = "ok", game_id: int | None = None, secrecy: View | None = None
+) -> Outcome:
+    return Outcome("raw", {"text": text}, status=status, game_id=game_id, secrecy=secrecy)
 
 
 def _int(value: str) -> int:
@@ -125,17 +132,24 @@ def parse_duration(value: str) -> timedelta:
 # ---------------------------------------------------------------- player commands
 def _orders(r: Request) -> Outcome:
     game_id, args = r.game_id()
-    members.guard_group(r.tx, r.actor, r.msg, game_id)
-    return _raw(
-        ordering.sheet(r.tx, r.actor, game_id, args[0].lower() if args else None), game_id=game_id
-    )
+    tx = r.tx
+    wanted = ordering.sheet_sides(tx, r.actor, game_id, args[0].lower() if args else None)
+
+    def text(seen: View, lang: str) -> str | None:
+        sides = wanted & seen.sides
+        return ordering.sheet(tx, game_id, sides, lang) if sides else None
+
+    return Outcome(
+        "raw", game_id=game_id, secrecy=View(wanted), shown=Shown(text)
+    )  # fmt: skip
 
 
 def _clear(r: Request) -> Outcome:
     game_id, args = r.game_id()
-    members.guard_group(r.tx, r.actor, r.msg, game_id)
-    count = ordering.clear(r.tx, r.actor, game_id, tuple(_int(a) for a in args))
-    return Outcome("orders_cleared", {"count": count}, game_id=game_id)
+    acting = audience.acting_view(r.tx, r.actor, r.reply, game_id)
+    numbers = tuple(_int(a) for a in args)
+    count = ordering.clear(r.tx, r.actor, game_id, numbers, within=acting.team)
+    return Outcome("orders_cleared", {"count": count}, game_id=game_id, secrecy=acting)
 
 
 def _ready(r: Request, ready: bool) -> Outcome:
@@ -149,19 +163,22 @@ def _status(r: Request) -> Outcome:
     game_id, _ = r.game_id()
     game = r.tx.s.get(Game, game_id)
     assert game is not None
+    tx = r.tx
     return Outcome(
         "raw",
-        {"text": members.status_text(r.tx, r.actor, game)},
         game_id=game_id,
-        pictures=members.status_pictures(r.tx, r.actor, game),
+        shown=Shown(
+            lambda seen, lang: members.status_text(tx, game, seen, lang),
+            lambda seen, lang: members.status_pictures(tx, game, seen, lang),
+        ),
     )
 
 
 def _help(r: Request) -> Outcome:
-    parts = [help_text(r.actor.lang), r.t("help_commands")]
+    parts = [help_text(r.lang), r.t("help_commands")]
     if r.actor.global_gm or r.actor.trusted:
         parts.append(r.t("help_gm"))
-    return _raw("\n\n".join(parts))
+    return _raw("\n\n".join(parts), secrecy=PUBLIC)
 
 
 def _rules(r: Request) -> Outcome:
@@ -202,8 +219,12 @@ def _verify(r: Request) -> Outcome:
 
 
 def _lang(r: Request) -> Outcome:
-    lang = members.set_lang(r.tx, r.actor, r.cmd.args[0].lower() if r.cmd.args else "")
-    return Outcome("lang_set", {}, data={"lang": lang})
+    lang = r.cmd.args[0].lower() if r.cmd.args else ""
+    group = group_chat(r.msg)
+    if group is not None:  # a group speaks its own language, set by its team's captain
+        members.set_group_lang(r.tx, r.actor, group, lang)
+        return Outcome("group_lang_set", {})
+    return Outcome("lang_set", {}, data={"lang": members.set_lang(r.tx, r.actor, lang)})
 
 
 def _start(r: Request) -> Outcome:
@@ -225,9 +246,10 @@ def _start(r: Request) -> Outcome:
     if ms.side is not None:
         team_row = repo.teams(r.tx.s, game.id).get(ms.side)
         team = f", «{team_row.name}»" if team_row else f", {ms.side}"
-    lang = member.lang
+    role = ms.role
     return Outcome(
-        "welcome", {"game": game_code(game), "role": t(ROLE_TEXTS.get(ms.role, "role_player"), lang), "team": team},
+        "welcome",
+        {"game": game_code(game), "role": lambda lang: t(ROLE_TEXTS.get(role, "role_player"), lang), "team": team},
         game_id=game.id, data={"member_id": member.id},
     )  # fmt: skip
 
@@ -439,8 +461,17 @@ def known(cmd: Command) -> bool:
     return cmd.name in COMMANDS or cmd.name in GM_COMMANDS
 
 
-def run(tx: Tx, actor: Actor, msg: Inbound, cmd: Command, inbound_id: int | None) -> Outcome:
+def run(
+    tx: Tx,
+    actor: Actor,
+    msg: Inbound,
+    cmd: Command,
+    inbound_id: int | None,
+    reply: Audience | None = None,
+) -> Outcome:
     handler = COMMANDS.get(cmd.name) or GM_COMMANDS.get(cmd.name)
     if handler is None:
         raise ServiceError("unknown_command", command=cmd.name)
-    return handler(Request(tx, actor, msg, cmd, inbound_id))
+    reply = reply or audience.reply_audience(tx, msg, actor)
+    audience.admit(cmd.name, reply)
+    return handler(Request(tx, actor, msg, cmd, inbound_id, reply))

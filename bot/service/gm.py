@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.geometry import Side
 from engine.orders import Penalty, Substitution
@@ -18,6 +18,9 @@ from .context import Actor, ServiceError, Tx, game_code
 from .deadlines import ScheduleError, format_schedule, parse_schedule, parse_zone
 from .filing import store_order
 from .i18n import N_, STATUS_TEXTS, format_time, t
+
+if TYPE_CHECKING:
+    from .audience import Shown, View
 
 __all__ = [
     "Outcome",
@@ -53,6 +56,10 @@ class Outcome:
     # when it is delivered (see bot.service.delivery), inline (label, url) buttons.
     pictures: str | None = None
     buttons: tuple[tuple[str, str], ...] = ()
+    # Whose secret the answer is (None: the asker's whole view, unless its key is
+    # one of audience.PUBLIC_KEYS) and how it reads for fewer (see bot.service.audience).
+    secrecy: View | None = None
+    shown: Shown | None = None
 
 
 def is_gm(tx: Tx, actor: Actor, game_id: int | None) -> bool:

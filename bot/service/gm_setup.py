@@ -13,7 +13,7 @@ from engine.setup import new_match
 from storage import repo
 from storage.models import Game, Invitation, Membership, Player, Team
 
-from . import notify, rounds
+from . import audience, notify, rounds
 from .context import Actor, ServiceError, Tx, game_code
 from .deadlines import ScheduleError, format_schedule, parse_schedule, parse_zone
 from .fairness import new_seed
@@ -239,6 +239,7 @@ def link_team_chat(
     team = repo.teams(tx.s, game.id).get(side_of(side))
     if team is None:
         raise ServiceError("need_two_teams")
+    audience.check_team_chat(tx, game, side, chat)
     team.chat, team.thread = chat, thread
     tx.s.add(team)
     record(tx, actor, game, "link_team_chat", side=side, chat=chat, thread=thread)

@@ -12,14 +12,14 @@ from sqlalchemy import Connection
 from storage import repo
 from storage.models import Member
 
-from . import commands, members, notify, ordering
+from . import audience, commands, members, notify, ordering
 from .api import Inbound, mask_passphrase_command
+from .audience import PUBLIC, Audience
 from .context import Actor, ServiceError, Tx
 from .gm import Outcome
 from .i18n import lang_or_default, t
-from .notify import Destination
 
-__all__ = ["identify", "process", "reply_destination", "store"]
+__all__ = ["answer", "identify", "process", "store"]
 
 
 def store(conn: Connection, msg: Inbound) -> int | None:
@@ -77,31 +77,18 @@ def identify(tx: Tx, msg: Inbound) -> Actor:
     )
 
 
-def reply_destination(msg: Inbound, actor: Actor) -> Destination | None:
-    """Where the answer goes: the chat it came from; for e-mail the member's
-    registered address (never an unverified From: of a stranger)."""
-    if msg.channel == "telegram":
-        return Destination(
-            "telegram", msg.chat or msg.sender, actor.lang, msg.meta.get("thread_id")
-        )
-    if msg.channel == "email":
-        if actor.member is not None and actor.member.email:
-            return Destination("email", actor.member.email, actor.lang)
-        if msg.authenticated:
-            return Destination("email", msg.sender.strip().lower(), actor.lang)
-    return None
-
-
 def process(tx: Tx, msg: Inbound, inbound_id: int) -> tuple[Outcome, Actor]:
     """Carry the message out; ServiceError becomes a refusal the sender can read."""
     actor = identify(tx, msg)
     cmd = commands.parse_command(msg.text)
+    reply = audience.reply_audience(tx, msg, actor)
     try:
         # A refusal undoes whatever the operation had done before it refused.
         with tx.s.begin_nested():
-            outcome = _dispatch(tx, msg, actor, cmd, inbound_id)
+            outcome = _dispatch(tx, msg, actor, reply, cmd, inbound_id)
     except ServiceError as err:
-        outcome = Outcome(err.key, dict(err.params), status=err.status)
+        # What was wrong with the request: nothing of the game's secrets.
+        outcome = Outcome(err.key, dict(err.params), status=err.status, secrecy=PUBLIC)
     # The actor may have just become a member (/start CODE) or changed language.
     if actor.member is None and outcome.data.get("member_id") is not None:
         member = tx.s.get(Member, outcome.data["member_id"])
@@ -114,7 +101,12 @@ def process(tx: Tx, msg: Inbound, inbound_id: int) -> tuple[Outcome, Actor]:
 
 
 def _dispatch(
-    tx: Tx, msg: Inbound, actor: Actor, cmd: commands.Command | None, inbound_id: int
+    tx: Tx,
+    msg: Inbound,
+    actor: Actor,
+    reply: Audience,
+    cmd: commands.Command | None,
+    inbound_id: int,
 ) -> Outcome:
     # The e-mail adapter's verdicts: robots and rate-limited senders are stored, never
     # answered; an oversized message is refused unread (the answer says why).
@@ -126,7 +118,7 @@ def _dispatch(
         return Outcome("unauthenticated", status="refused")
     if actor.member is None and not actor.trusted:
         if cmd is not None and cmd.name in commands.ANONYMOUS:
-            return commands.run(tx, actor, msg, cmd, inbound_id)
+            return commands.run(tx, actor, msg, cmd, inbound_id, reply)
         if cmd is None and _in_group(msg):  # a guest chatting in a team group
             return Outcome("raw", {"text": ""}, status="ignored")
         return Outcome("unknown_sender", status="unknown_sender")
@@ -134,7 +126,7 @@ def _dispatch(
         if _in_group(msg) and not commands.known(cmd) and not msg.meta.get("addressed"):
             # "/shrug" in a team group is not for the judge (docs/service.md)
             return Outcome("raw", {"text": ""}, status="ignored")
-        return commands.run(tx, actor, msg, cmd, inbound_id)
+        return commands.run(tx, actor, msg, cmd, inbound_id, reply)
     if not msg.text.strip():
         # A photo, a file or a voice message in a private chat may well be meant
         # as orders: say what the judge reads.  Stickers are reactions: no answer.
@@ -154,15 +146,15 @@ def _dispatch(
         quiet = quiet and (original is None or original.status == "ignored")
     if quiet and not ordering.looks_like_orders(tx, actor, game, msg.text):
         return Outcome("raw", {"text": ""}, status="ignored", game_id=game.id)
-    # Orders are a team's secret: only its own chat may see them echoed.
-    members.guard_group(tx, actor, msg, game.id)
+    # Orders are a team's secret: taken only where every reader may see them.
+    acting = audience.acting_view(tx, actor, reply, game.id)
     status, text = ordering.submit(
         tx, actor, game.id, msg.text, message_id=inbound_id, replaces_message=replaces,
-        received_at=msg.received_at,
+        received_at=msg.received_at, lang=reply.lang, within=acting.team,
     )  # fmt: skip
     if status == "ignored" and not _in_group(msg):
         status = "rejected"  # in a private chat or a letter the writer expects an answer
-    return Outcome("raw", {"text": text}, status=status, game_id=game.id)
+    return Outcome("raw", {"text": text}, status=status, game_id=game.id, secrecy=acting)
 
 
 def _in_group(msg: Inbound) -> bool:
@@ -170,18 +162,27 @@ def _in_group(msg: Inbound) -> bool:
 
 
 def answer(tx: Tx, msg: Inbound, actor: Actor, outcome: Outcome) -> tuple[str, list[int]]:
-    """Render the outcome in the actor's language and queue it back to him."""
-    text = t(outcome.key, actor.lang, **outcome.params)
-    dest = reply_destination(msg, actor)
+    """Queue the outcome to whoever will read it (bot.service.audience decides
+    what, where and in which language); returns the answer in place."""
+    if outcome.status == "ignored":  # stored, never answered
+        return t(outcome.key, actor.lang, **outcome.params), []
+    reply = audience.reply_audience(tx, msg, actor)  # the actor may speak another language now
     ids: list[int] = []
-    if dest is not None and text and outcome.status != "ignored":
-        subject = f"Re: {msg.subject}" if msg.subject else None
+    text = ""
+    for d in audience.deliveries(tx, actor, reply, outcome):
+        if d.answer:
+            text = d.text
+        dest = d.audience.dest
+        if dest is None or not d.text:
+            continue
+        subject = f"Re: {msg.subject}" if msg.subject and d.answer else None
         ids.append(
             notify.queue(
-                tx, dest, "ack", text, game=outcome.game_id, subject=subject, reply_ref=msg.reply_ref,
-                buttons=outcome.buttons, pictures=outcome.pictures,
+                tx, dest, "ack", d.text, game=outcome.game_id, subject=subject,
+                reply_ref=msg.reply_ref if d.answer else None,
+                buttons=outcome.buttons if d.content else (), pictures=d.pictures,
                 # Pictures are drawn when the worker claims the answer: not a courier's job.
-                claim=dest.channel in tx.express and outcome.pictures is None,
+                claim=dest.channel in tx.express and d.pictures is None,
             )
         )  # fmt: skip
     return text, ids

@@ -13,7 +13,7 @@ from storage import repo
 from storage.models import Game, Member, Membership, Round
 
 from . import gm, notify, ordering, rounds
-from .api import Inbound
+from .audience import View
 from .context import Actor, ServiceError, Tx, game_code, parse_game_code
 from .i18n import LANGS, STATUS_TEXTS, format_time, t
 
@@ -24,6 +24,7 @@ __all__ = [
     "redeem",
     "remind",
     "select_game",
+    "set_group_lang",
     "set_lang",
     "set_passphrase",
     "status_pictures",
@@ -172,33 +173,31 @@ def choose_game(
     raise ServiceError("no_game", games=_games_list(tx, actor))
 
 
-def guard_group(tx: Tx, actor: Actor, msg: Inbound, game_id: int) -> None:
-    """Orders and order sheets are a team's secret: in a group chat they are
-    taken and shown only if it is the writer's own team chat in that game (a
-    game master may use any team chat of his game).  Private chats and
-    letters are never shared, so they pass."""
-    if msg.channel != "telegram" or msg.chat is None or msg.chat == msg.sender:
-        return
-    team = repo.team_by_chat(tx.s, msg.chat)
-    if team is None or team.game_id != game_id:
-        raise ServiceError("orders_in_foreign_chat", status="refused")
-    if gm.is_gm(tx, actor, game_id):
-        return
-    member = actor.member
+def set_group_lang(tx: Tx, actor: Actor, chat: str, lang: str) -> str:
+    """A team group's language, set in the group by its team's captain or a game
+    master of its game; every answer and post there speaks it."""
+    team = repo.team_by_chat(tx.s, chat)
+    if lang not in LANGS:
+        raise ServiceError("lang_usage")
+    if team is None:
+        raise ServiceError("group_lang_unlinked")
     ms = (
-        repo.membership(tx.s, member.id, game_id)
-        if member is not None and member.id is not None
+        repo.membership(tx.s, actor.member.id, team.game_id)
+        if actor.member is not None and actor.member.id is not None
         else None
     )
-    if ms is None or ms.side != team.side:
-        raise ServiceError("orders_in_foreign_chat", status="refused")
+    captain = ms is not None and ms.role == "captain" and ms.side == team.side
+    if not (captain or gm.is_gm(tx, actor, team.game_id)):
+        raise ServiceError("group_lang_captain", status="refused")
+    team.chat_lang = lang
+    tx.s.add(team)
+    return lang
 
 
-def status_text(tx: Tx, actor: Actor, game: Game) -> str:
+def status_text(tx: Tx, game: Game, view: View, lang: str) -> str:
     """The game at a glance: teams, state, score, round, deadline (in the game's
     time zone), dice commitment, and who has not ordered yet — names only, of
-    the asker's own team (a game master: both teams; see docs/service.md)."""
-    lang = actor.lang
+    the teams whose secrets ``view`` holds (see docs/service.md)."""
     assert game.id is not None
     teams = repo.teams(tx.s, game.id)
     left = teams["left"].name if "left" in teams else "?"
@@ -217,24 +216,23 @@ def status_text(tx: Tx, actor: Actor, game: Game) -> str:
         if rnd.status == "open":
             params["deadline"] = format_time(rnd.deadline, game.timezone, lang)
             params["commitment"] = rnd.commitment
-            lines = _missing_lines(tx, actor, game, rnd, state, lang)
+            lines = _missing_lines(tx, game, rnd, state, view, lang)
     return "\n".join([t("status", lang, **params), *lines])
 
 
 def _missing_lines(
-    tx: Tx, actor: Actor, game: Game, rnd: Round, state: MatchState, lang: str
+    tx: Tx, game: Game, rnd: Round, state: MatchState, view: View, lang: str
 ) -> list[str]:
-    """Per team the asker may see: who still lacks an order for some tick."""
-    try:
-        scope = ordering.scope_of(tx, actor, game)
-    except ServiceError:  # not in this game: the public part only
+    """Per team the view holds: who still lacks an order for some tick."""
+    sides = [side for side in SIDES if side in view.sides]
+    if not sides:
         return []
     assert game.id is not None
-    rows = repo.current_orders(tx.s, game.id, rnd.number, scope.side)
+    rows = repo.current_orders(tx.s, game.id, rnd.number, sides[0] if len(sides) == 1 else None)
     orders = RoundOrders.from_json(rounds.orders_document(rows))
     ruleset = rounds.ruleset_of(game)
     lines = []
-    for side in SIDES if scope.side is None else (scope.side,):
+    for side in sides:
         names = [p.name for p in ordering.missing_players(orders, state, ruleset, side, None)]
         team = state.team(side).name
         if names:
@@ -244,17 +242,16 @@ def _missing_lines(
     return lines
 
 
-def status_pictures(tx: Tx, actor: Actor, game: Game) -> str | None:
-    """The picture of the game's current position for the asker (a game master
-    sees what is hidden), as a reference drawn when the answer is delivered:
-    ``position/<round id>/<tick>/<view>/<lang>``.  None before the start."""
+def status_pictures(tx: Tx, game: Game, view: View, lang: str) -> str | None:
+    """The picture of the game's current position for ``view`` (the all-seeing
+    view draws what is hidden), as a reference drawn when the answer is
+    delivered: ``position/<round id>/<tick>/<view>/<lang>``.  None before the start."""
     rnd = rounds.current_round(tx, game)
     if rnd is None or rnd.id is None:
         return None
     # An open round's position is the one before it; after the last round, its end.
     tick = 0 if rnd.status == "open" else repo.last_snapshot_tick(tx.s, rnd.id)
-    view = "gm" if gm.is_gm(tx, actor, game.id) else "public"
-    return f"position/{rnd.id}/{tick}/{view}/{actor.lang}"
+    return f"position/{rnd.id}/{tick}/{view.picture}/{lang}"
 
 
 def remind(tx: Tx, game_id: int, round_id: int) -> int:

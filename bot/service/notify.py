@@ -2,7 +2,7 @@
 
 Destinations of a game:
 - public: the game's channel (telegram), in the game's language;
-- a team: its linked group chat (in the game's language), and every member
+- a team: its linked group chat (in the group's language), and every member
   of the team who reads by e-mail, or by private Telegram chat when the team
   has no group (in the member's language);
 - game masters: the game's own masters, else the configured ones.
@@ -169,7 +169,9 @@ def _team(
 ) -> list[Destination]:
     out: list[Destination] = []
     if team is not None and team.chat:
-        out.append(Destination("telegram", team.chat, game.lang, team.thread, side))
+        # The group speaks its own language (set there with /lang), else the game's.
+        lang = team.chat_lang or game.lang
+        out.append(Destination("telegram", team.chat, lang, team.thread, side))
     for ms, member in people:
         if ms.side != side or ms.role == "game_master":
             continue

@@ -34,6 +34,7 @@ __all__ = [
     "scope_of",
     "set_ready",
     "sheet",
+    "sheet_sides",
     "submit",
 ]
 
@@ -48,10 +49,10 @@ class Scope:
     gm: bool = False
 
     def covers(self, row: OrderRow) -> bool:
+        if self.side is not None and row.side != self.side:
+            return False
         if self.gm:
             return True
-        if row.side != self.side:
-            return False
         if row.unit == "player":
             return self.numbers is None or row.number in self.numbers
         if row.unit == "dragon":
@@ -59,17 +60,19 @@ class Scope:
         return self.numbers is None  # substitutions: the captain's
 
 
-def scope_of(tx: Tx, actor: Actor, game: Game) -> Scope:
+def scope_of(tx: Tx, actor: Actor, game: Game, within: Side | None = None) -> Scope:
+    """What the actor may order; ``within``: a game master acts for that team only
+    (where only that team reads, see bot.service.audience.acting_view)."""
     assert game.id is not None
     if actor.trusted or actor.global_gm:
-        return Scope(None, None, True, gm=True)
+        return Scope(within, None, True, gm=True)
     ms = (
         repo.membership(tx.s, actor.member.id, game.id)
         if actor.member and actor.member.id
         else None
     )
     if ms is not None and ms.role == "game_master":  # as gm.is_gm says, in one query
-        return Scope(None, None, True, gm=True)
+        return Scope(within, None, True, gm=True)
     if ms is None or ms.side not in SIDES:
         raise ServiceError("not_member", status="refused", game=game_code(game))
     side: Side = "left" if ms.side == "left" else "right"
@@ -91,12 +94,14 @@ def _open_round(tx: Tx, game: Game) -> Round:
     return rnd
 
 
-def _play(tx: Tx, actor: Actor, game_id: int, *, lock: bool = True) -> tuple[Game, Scope, Round]:
+def _play(
+    tx: Tx, actor: Actor, game_id: int, *, lock: bool = True, within: Side | None = None
+) -> tuple[Game, Scope, Round]:
     """The game (locked for a change), what the actor may order in it, its open round."""
     game = repo.lock_game(tx.s, game_id) if lock else repo.get_game(tx.s, game_id)
     if game is None:
         raise ServiceError("unknown_game", game=game_code(game_id))
-    scope = scope_of(tx, actor, game)
+    scope = scope_of(tx, actor, game, within)
     return game, scope, _open_round(tx, game)
 
 
@@ -119,19 +124,22 @@ def submit(
     message_id: int | None = None,
     replaces_message: int | None = None,
     received_at: datetime | None = None,
+    lang: str | None = None,
+    within: Side | None = None,
 ) -> tuple[str, str]:
-    """File the orders of a message; returns (status, reply text).
+    """File the orders of a message; returns (status, reply text in ``lang``,
+    the language of its readers).  ``within``: see :func:`scope_of`.
 
     A message the channel received after the deadline is too late for the
     round still waiting for its resolution (one received in time counts, even
     if the service works on it a little later)."""
-    game, scope, rnd = _play(tx, actor, game_id)
+    game, scope, rnd = _play(tx, actor, game_id, within=within)
     assert game.id is not None
     if game.status == "running" and rnd.deadline <= (received_at or tx.now):
         raise ServiceError("too_late", round=rnd.number)
     state = rounds.load_state(tx, rnd)
     ruleset = rounds.ruleset_of(game)
-    lang = actor.lang
+    lang = lang or actor.lang
     on_file_rows = repo.current_orders(tx.s, game.id, rnd.number, scope.side)
     if replaces_message is not None:
         # An edited message takes back what the original carried, then counts afresh.
@@ -250,17 +258,17 @@ def _refuse_outside_scope(result: ParseResult, scope: Scope, lang: str) -> list[
 
 def _accepted(result: ParseResult, scope: Scope) -> list[Order]:
     o = result.orders
+
+    def team(side: str) -> bool:
+        return scope.side is None or side == scope.side
+
     out: list[Order] = []
     for p in o.players:
-        if scope.gm or (
-            p.side == scope.side and (scope.numbers is None or p.number in scope.numbers)
-        ):
+        if team(p.side) and (scope.gm or scope.numbers is None or p.number in scope.numbers):
             out.append(p)
-    out += [d for d in o.dragons if scope.gm or (d.side == scope.side and scope.dragon)]
-    out += [
-        s for s in o.substitutions if scope.gm or (s.side == scope.side and scope.numbers is None)
-    ]
-    out += [p for p in o.penalties if scope.gm]
+    out += [d for d in o.dragons if team(d.side) and (scope.gm or scope.dragon)]
+    out += [s for s in o.substitutions if team(s.side) and (scope.gm or scope.numbers is None)]
+    out += [p for p in o.penalties if scope.gm and team(p.side)]
     return out
 
 
@@ -325,16 +333,25 @@ def missing_players(
     return out
 
 
-def sheet(tx: Tx, actor: Actor, game_id: int, side: str | None = None) -> str:
-    """The member's team's order sheet (a game master: both, or the one asked)."""
-    game, scope, rnd = _play(tx, actor, game_id, lock=False)
-    assert game.id is not None
+def sheet_sides(tx: Tx, actor: Actor, game_id: int, side: str | None = None) -> frozenset[str]:
+    """Whose order sheets the actor asks for and may see: his own team's (a game
+    master: both, or the one he names)."""
+    _game, scope, _rnd = _play(tx, actor, game_id, lock=False)
+    if scope.side is not None:
+        return frozenset({scope.side})
+    return frozenset({side}) if side in SIDES else frozenset(SIDES)
+
+
+def sheet(tx: Tx, game_id: int, sides: frozenset[str], lang: str) -> str:
+    """The order sheets of ``sides`` in the game's open round."""
+    game = repo.get_game(tx.s, game_id)
+    assert game is not None and game.id is not None
+    rnd = _open_round(tx, game)
     state = rounds.load_state(tx, rnd)
-    shown: Side | None = scope.side
-    if scope.gm and side in SIDES:
-        shown = "left" if side == "left" else "right"
+    shown: Side | None = None
+    if len(sides) == 1:
+        shown = "left" if "left" in sides else "right"
     rows = repo.current_orders(tx.s, game.id, rnd.number, shown)
-    lang = actor.lang
     team = state.team(shown).name if shown else f"{state.teams[0].name}, {state.teams[1].name}"
     head = t(
         "sheet_header", lang, game=game_code(game), round=rnd.number,
@@ -346,9 +363,16 @@ def sheet(tx: Tx, actor: Actor, game_id: int, side: str | None = None) -> str:
     return f"{head}\n\n{body}"
 
 
-def clear(tx: Tx, actor: Actor, game_id: int, numbers: tuple[int, ...] = ()) -> int:
+def clear(
+    tx: Tx,
+    actor: Actor,
+    game_id: int,
+    numbers: tuple[int, ...] = (),
+    *,
+    within: Side | None = None,
+) -> int:
     """Forget the member's orders (only ``numbers``' if given); returns how many."""
-    game, scope, rnd = _play(tx, actor, game_id)
+    game, scope, rnd = _play(tx, actor, game_id, within=within)
     assert game.id is not None
     rows = [
         r for r in repo.current_orders(tx.s, game.id, rnd.number, scope.side) if scope.covers(r)

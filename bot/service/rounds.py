@@ -22,6 +22,7 @@ from storage import repo
 from storage.models import Game, OrderRow, Round
 
 from . import notify
+from .audience import destination_view
 from .context import ServiceError, Tx, game_code
 from .deadlines import next_deadline
 from .fairness import Verification, commitment, new_seed, result_digest
@@ -210,15 +211,15 @@ def _queue_results(
     }  # fmt: skip
     rows = []
     for dest in dests:
-        # The referee reads the public story; his pictures show what is hidden.
-        audience = "public" if dest.audience == "gm" else dest.audience
-        key = (audience, dest.lang)
+        # What each destination may read: bot.service.audience decides (the
+        # referee reads the public story; his pictures show what is hidden).
+        seen = destination_view(dest)
+        key = (seen.report, dest.lang)
         if key not in reports:
-            reports[key] = tx.reporter.round_report(material, audience=audience, lang=dest.lang)
+            reports[key] = tx.reporter.round_report(material, audience=seen.report, lang=dest.lang)
         report = reports[key]
         # The report's own title names the game and round: no second header.
         text = "\n\n".join([report.text.rstrip("\n"), t("results_footer", dest.lang, **params)])
-        view = "gm" if dest.audience == "gm" else "public"
         rows.append(
             notify.message(
                 tx,
@@ -228,7 +229,7 @@ def _queue_results(
                 game=game,
                 subject=t("subject_results", dest.lang, **params),
                 html=report.html,
-                pictures=f"{rnd.id}/{view}/{dest.lang}",
+                pictures=f"{rnd.id}/{seen.picture}/{dest.lang}",
             )
         )
     notify.queue_all(tx, rows)

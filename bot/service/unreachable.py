@@ -62,20 +62,21 @@ def reroute(tx: Tx, row: OutboxRow, reason: str) -> list[int]:
         return queued
     repo.log_action(tx.s, game.id, "system", "telegram_unreachable", {"member": member.id}, tx.now)
     name = member.name or f"id {user_id}"
+    lang = team.chat_lang or game.lang  # the group's language, not the member's
     text = t(
         "unreachable_notice",
-        game.lang,
+        lang,
         name=name,
-        mail=t("unreachable_mail", game.lang) if member.email else "",
+        mail=t("unreachable_mail", lang) if member.email else "",
     )
     queued.append(
         queue(
             tx,
-            Destination("telegram", team.chat, game.lang, team.thread),
+            Destination("telegram", team.chat, lang, team.thread, team.side),
             "notice",
             text,
             game=game,
-            buttons=[(t("unreachable_button", game.lang), START_BUTTON_URL)],
+            buttons=[(t("unreachable_button", lang), START_BUTTON_URL)],
         )
     )
     return queued

@@ -212,10 +212,12 @@ def test_sheet_lists_who_has_no_order_yet() -> None:
 
 @pytest.mark.parametrize("line", ["Такт 2", "т 3", "Tick 1", "Раунд 5", "ROUND 12", "t9"])
 def test_header_shortcut_gives_what_the_grammar_gives(line: str) -> None:
-    from bot.orderlang.syntax import _header, _parser, parse_line, tokenize
+    from bot.orderlang.driver import run
+    from bot.orderlang.syntax import _header, parse_line, parser
+    from bot.orderlang.tokens import tokenize
 
     tokens = tokenize(line)
-    assert _header(tokens) == _parser().parse(tokens) == parse_line(1, line).node
+    assert _header(tokens) == run(parser(), tokens) == parse_line(1, line).node
 
 
 def test_game_master_clears_one_team_at_a_time() -> None:

@@ -72,7 +72,7 @@ def test_vanished_yellow_ball_is_not_on_the_public_map(
     text = text_diagram(state, ruleset)
     assert "124" not in [line.split(":")[0].strip() for line in text.splitlines() if ":" in line]
     assert _content_under(text, 124) == ""
-    assert "Жёлтый мяч — исчез" in text
+    assert "Жёлтый мяч — где он, не видно" in text
 
 
 def test_off_field_players_are_listed(opening: MatchState, ruleset: Ruleset) -> None:

@@ -111,8 +111,12 @@ async def test_orders_posted_in_the_other_teams_group_are_refused_and_not_echoed
     petrov = state.player("left", 2).name
     assert petrov not in answer.text  # nothing of the left team's orders reaches the right group
     assert "тайна команды" in answer.text
+    # Asked for there, the sheet goes to him privately; the group hears only that.
     sheet = await group.say(201, "/orders", chat=OTHER_GROUP)
-    assert sheet.status == "refused" and petrov not in sheet.text
+    here, private = (group.outbox(id=i)[0] for i in sheet.outbox_ids)
+    assert (here.destination, private.destination) == (OTHER_GROUP, "201")
+    assert petrov not in here.text and "личные" in here.text
+    assert petrov in private.text
     # In his own group and in private the same captain is served as before.
     own = await group.say(201, text, chat=GROUP)
     assert own.status == "ok" and petrov in own.text

@@ -62,9 +62,14 @@ async def test_a_non_master_is_refused_a_master_command(tg: FakeTelegram, tmp_pa
         refused_private = await j.say(match.alice, "/pause")
         await j.say(match.bob, "/lang en")
         refused_group = await j.say(match.bob, "/endgame", match.right)
+        # The group speaks its own language, whatever its writer's: its captain sets it.
+        switched = await j.say(match.bob, "/lang en", match.right)
+        refused_english = await j.say(match.bob, "/endgame", match.right)
         status = await j.say(match.alice, "/status")
     assert refused_private.text == "Это может только судья."
-    assert refused_group.text == "Only a game master can do that."  # Bob chose English
+    assert refused_group.text == "Это может только судья."  # Bob chose English, the group not
+    assert switched.text == "This chat's language: English."
+    assert refused_english.text == "Only a game master can do that."
     assert "идёт" in status.text  # the match was neither paused nor ended
 
 

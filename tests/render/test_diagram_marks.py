@@ -1,0 +1,156 @@
+"""What a tick's picture must never hide: players who fell or were swallowed
+(on any background, beside a ball), where free balls fly next, and a goal."""
+
+from __future__ import annotations
+
+from render_pixels import close, count_in_cell, pixel
+from render_positions import busy_position, place
+
+from bot.render import LAYOUT, render_position
+from bot.render.panel import panel_lines
+from bot.render.position import position_scene
+from bot.render.scene import Circle
+from bot.render.style import BALL_COLOURS, GOLD, TEAM_COLOURS
+from engine import geometry
+from engine.events import Event, Kind
+from engine.geometry import Direction
+from engine.ruleset import Ruleset
+from engine.state import BallState, MatchState
+
+WHITE = (255, 255, 255)
+
+
+def _fall(side: str, number: int, cell: int, cause: str = "collision") -> Event:
+    return Event(
+        1, 2, 3, Kind.FALL,
+        {"side": side, "number": number, "cell": cell, "height": 2, "cause": cause,
+         "return_round": 3},
+    )  # fmt: skip
+
+
+def _discs(state: MatchState, ruleset: Ruleset, events: list[Event], role: str) -> list[Circle]:
+    scene = position_scene(state, ruleset, LAYOUT, tick_events=events)
+    return [s for s in scene.shapes if isinstance(s, Circle) and s.role == role]
+
+
+def test_two_players_who_fell_on_a_ball_s_cell_each_get_a_place(
+    opening: MatchState, ruleset: Ruleset
+) -> None:
+    # Round 1, tick 2 of the demo: two players fall at 106, the yellow ball stays there.
+    after = place(opening, "left", 3, None, None, status="hospital", return_round=3)
+    after = place(after, "right", 3, None, None, status="hospital", return_round=3)
+    for b in after.balls:
+        after = after.with_ball(BallState(b.name, "held", 1, 1) if b.name != "yellow" else b)
+    after = after.with_ball(BallState("yellow", "free", 106, 2, direction=Direction.NW))
+    events = [_fall("right", 3, 106), _fall("left", 3, 106)]
+    fallen = _discs(after, ruleset, events, "fallen")
+    centres = {s.label: s.centre for s in fallen}
+    assert set(centres) == {"left:3", "right:3"}
+    ball = next(s for s in _discs(after, ruleset, events, "ball") if s.cell == 106)
+    spots = [*centres.values(), ball.centre]
+    # Three places, far enough apart that none covers another's middle.
+    for i, a in enumerate(spots):
+        for b in spots[i + 1 :]:
+            assert abs(a[0] - b[0]) + abs(a[1] - b[1]) > LAYOUT.radius * 0.5
+    image = render_position(after, ruleset, tick_events=events)
+    for label, at in centres.items():
+        assert close(pixel(image, (at[0] + 6, at[1] + 6)), WHITE, 20), label
+        ring = (at[0], at[1] - fallen[0].radius + 1)
+        side = label.split(":")[0]
+        assert close(pixel(image, ring), TEAM_COLOURS[side], 40), label  # type: ignore[index]
+    assert close(pixel(image, ball.centre), BALL_COLOURS["yellow"], 30)
+
+
+def test_a_player_burnt_in_the_fire_stands_out_on_the_hatching(
+    opening: MatchState, ruleset: Ruleset
+) -> None:
+    # Round 20, tick 1 of the demo: Morozov burnt at 57 inside the fire.
+    after = place(opening, "right", 5, None, None, status="hospital", return_round=22)
+    fire = Event(
+        1, 2, 1, Kind.FIRE,
+        {"side": "left", "fire": "volley", "cells": [57, 58, 41, 40], "random": False,
+         "short_left": 7, "volleys_left": 2},
+    )  # fmt: skip
+    events = [fire, _fall("right", 5, 57, "fire")]
+    image = render_position(after, ruleset, tick_events=events)
+    plain = render_position(after, ruleset, tick_events=[fire])
+    # A white disc of a player's size, with his team's ring, where the hatching was.
+    assert count_in_cell(image, 57, WHITE, tolerance=10) > 500
+    assert count_in_cell(plain, 57, WHITE, tolerance=10) < 200  # the cell number's outline
+    assert count_in_cell(image, 57, TEAM_COLOURS["right"], tolerance=25) > 60
+
+
+def test_a_swallowed_player_is_drawn_where_he_was_swallowed(
+    opening: MatchState, ruleset: Ruleset
+) -> None:
+    after = place(opening, "left", 2, None, None, status="swallowed", swallowed_by="right")
+    events = [
+        Event(
+            1, 1, 1, Kind.PLAYER_MOVE,
+            {"side": "left", "number": 2, "from_cell": 93, "from_height": 2, "cell": 110,
+             "height": 2},
+        ),
+        Event(1, 1, 3, Kind.PLAYER_SWALLOWED, {"dragon": "right", "side": "left", "number": 2,
+                                               "balls": []}),
+    ]  # fmt: skip
+    swallowed = _discs(after, ruleset, events, "swallowed")
+    assert {s.cell for s in swallowed} == {110} and {s.label for s in swallowed} == {"left:2"}
+    assert not _discs(after, ruleset, events, "fallen")
+
+
+def test_a_free_ball_s_next_flight_is_drawn_to_where_it_lands(
+    opening: MatchState, ruleset: Ruleset
+) -> None:
+    state = opening.with_ball(BallState("red", "free", 90, 3, direction=Direction.E))
+    for name in ("black", "green", "blue", "yellow"):
+        state = state.with_ball(BallState(name, "held", 1, 1))
+    land = geometry.step(90, Direction.E, 2)
+    assert land is not None
+    scene = position_scene(state, ruleset, LAYOUT)
+    course = [s for s in scene.shapes if s.role == "course"]
+    assert course and {s.cell for s in course} == {land} and {s.label for s in course} == {"red"}
+    image = render_position(state, ruleset)
+    assert count_in_cell(image, geometry.step(90, Direction.E) or 0, BALL_COLOURS["red"]) > 15
+    # A held ball has no course of its own.
+    held = opening
+    for b in opening.balls:
+        held = held.with_ball(BallState(b.name, "held", 1, 1))
+    assert not [s for s in position_scene(held, ruleset, LAYOUT).shapes if s.role == "course"]
+
+
+def test_a_goal_is_marked_by_the_dragon_that_swallowed_it(
+    opening: MatchState, ruleset: Ruleset
+) -> None:
+    head = opening.dragon("left").head
+    goal = Event(
+        1, 1, 2, Kind.GOAL,
+        {"ball": "red", "dragon": "left", "scorer_side": "right", "points": 5,
+         "score": {"left": 0, "right": 5}},
+    )  # fmt: skip
+    scene = position_scene(opening, ruleset, LAYOUT, tick_events=[goal])
+    marks = [s for s in scene.shapes if s.role == "goal"]
+    assert marks and {s.cell for s in marks} == {head}
+    assert any(getattr(s, "text", None) == "+5" for s in marks)
+    image = render_position(opening, ruleset, tick_events=[goal])
+    plain = render_position(opening, ruleset)
+    near = [head, *geometry.neighbours(head)]
+    assert sum(count_in_cell(image, c, GOLD) for c in near) > 200
+    assert sum(count_in_cell(plain, c, GOLD) for c in near) == 0
+
+
+def test_the_vanished_yellow_ball_is_vanished_not_out_of_play(
+    opening: MatchState, ruleset: Ruleset
+) -> None:
+    state = busy_position(opening).with_ball(
+        BallState("black", "swallowed", 55, 2, swallowed_by="left")
+    )
+    public, _ = panel_lines(state, "ru", gm_view=False)
+    texts = [t for t, _, _ in public]
+    off = texts.index("Мячи вне игры")
+    vanished = texts.index("Исчезнувший мяч")
+    assert not any("Жёлтый" in t for t in texts[off:vanished])
+    assert texts[vanished + 1] == "Жёлтый мяч — где он, не видно"
+    gm, _ = panel_lines(state, "ru", gm_view=True)
+    assert "Жёлтый мяч — клетка 124, выс. 2 (видит судья)" in [t for t, _, _ in gm]
+    en, _ = panel_lines(state, "en", gm_view=False)
+    assert ("Vanished ball", (25, 25, 30), True) in en
