@@ -11,7 +11,7 @@ from __future__ import annotations
 from .geometry import CELL_COUNT
 from .resolution.geo import dragon_after, dragon_cells_problem
 from .ruleset import Ruleset
-from .state import MatchState
+from .state import MatchState, effect_names
 
 __all__ = ["state_problems"]
 
@@ -54,16 +54,20 @@ def state_problems(state: MatchState, ruleset: Ruleset) -> list[str]:
                 out.append(f"the {b.name} ball is {b.status} at no place ({b.cell}, {b.height})")
         elif b.status == "swallowed" and b.swallowed_by is None:
             out.append(f"the {b.name} ball is swallowed by no dragon")
+        if b.pass_to is not None:
+            cell, height = b.pass_to
+            if b.status != "free" or not 1 <= cell <= CELL_COUNT or height not in heights:
+                out.append(f"the {b.name} ball is in the air to no place ({cell}, {height})")
     for d in state.dragons:
         cells = dragon_after(d.head, d.facing, "stay") if 1 <= d.head <= CELL_COUNT else None
         if cells is None or dragon_cells_problem(d.side, (cells[0], cells[2], cells[3])):
             out.append(f"the {d.side} dragon cannot lie at {d.head} facing {d.facing.name}")
         if d.height not in heights:
             out.append(f"the {d.side} dragon flies at height {d.height}")
-        if d.effect is not None and d.effect not in _EFFECTS:
+        if any(e not in _EFFECTS for e in effect_names(d.effect)):
             out.append(f"the {d.side} dragon has an unknown lasting effect {d.effect!r}")
         effects = {b.effect for b in ruleset.balls.values()}
-        if any(e not in effects for e in d.pending_effects):
+        if any(e not in effects for entry in d.pending_effects for e in effect_names(entry)):
             out.append(f"the {d.side} dragon has unknown pending effects {d.pending_effects}")
         if min(d.short_left, d.volleys_left, d.open_ticks) < 0:
             out.append(f"the {d.side} dragon has a negative fire budget or breath count")

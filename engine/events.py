@@ -25,6 +25,8 @@ class Kind(StrEnum):
     SUBSTITUTION_REFUSED = "substitution_refused"  # {side, out, in, reason}
     PENALTY_THROW_IN = "penalty_throw_in"  # {side, number, ball, cell, height, direction}
     PENALTY_NOTHING = "penalty_nothing"  # {side}: the team held no ball
+    PENALTY_REFUSED = "penalty_refused"  # {side, reason}: no warning in the round before (§10)
+    WARNING = "warning"  # {side, count}: a game master's warning recorded (§10)
     PLAYER_MOVE = "player_move"  # {side, number, from_cell, from_height, cell, height}
     PLAYER_LAUNCH = "player_launch"  # {side, number, cell, height, ordered}: back from hospital
     NO_ORDER = "no_order"  # {side, number, reason}: stays, drops his balls (§4)
@@ -42,6 +44,7 @@ class Kind(StrEnum):
     YELLOW_VANISH = "yellow_vanish"  # {ball, cell} + p/roll/ok
     YELLOW_APPEAR = "yellow_appear"  # {ball, cell} + p/roll/ok
     PASS = "pass"  # {ball, side, number, from_cell, cell, height, spell}
+    PASS_LANDS = "pass_lands"  # {ball, side, number, from_cell, cell, height}: step 1, a tick later
     BALL_SWALLOW_ROLL = "ball_swallow_roll"  # {ball, dragon, cell, height, where} + p/roll/ok
     GOAL = "goal"  # {ball, dragon, scorer_side, points, score}
     EFFECT_PENDING = "effect_pending"  # {dragon, effect}
@@ -50,7 +53,7 @@ class Kind(StrEnum):
     COLLISION = "collision"  # {cell, height, players: [{side, number}]}
     COLLISION_PICK = "collision_pick"  # {cell, height, side, number} + p=1/n
     COLLISION_SECOND = "collision_second"  # {side, number} + p/roll/ok
-    HELD_ON = "held_on"  # {side, number}: loses his actions this tick
+    HELD_ON = "held_on"  # {side, number} (+ dragon, part after a dragon's knock): loses his actions
     DRAGON_KNOCK_ROLL = "dragon_knock_roll"  # {dragon, side, number, part} + p/roll/ok
     SWALLOW_ROLL = "swallow_roll"  # {dragon, side, number, where} + p/roll/ok
     PLAYER_SWALLOWED = "player_swallowed"  # {dragon, side, number, balls}

@@ -20,11 +20,9 @@ from .orders import Catch, DragonOrder, Pass, PlayerOrder, RoundOrders, Steal
 from .problems import Code, Order, Problem
 from .resolution.geo import DIST, dragon_after, dragon_cells_problem
 from .ruleset import Ruleset
-from .state import MatchState, PlayerState, other_side
+from .state import MatchState, PlayerState, after_pending, effect_names, other_side
 
 __all__ = ["check_orders", "player_path"]
-
-_LASTING = ("daze", "sneeze")
 
 _MESSAGES: dict[Code, str] = {
     Code.MATCH_ENDED: "the match is over",
@@ -66,6 +64,7 @@ _MESSAGES: dict[Code, str] = {
     Code.SUBST_TICK: "substitutions are made only before the round's first tick",
     Code.SUBST_INJURED: "reserve {number} is in the hospital wing until round {return_round}",
     Code.PENALTY_TICK: "a penalty cannot be set for tick {tick}",
+    Code.PENALTY_NO_WARNING: "the {side} team was not warned in round {round}: no penalty yet",
     Code.GM_ONLY: "only a game master may order a penalty",
     Code.DUPLICATE: "a second order for the same tick {tick}",
 }
@@ -112,7 +111,21 @@ def check_orders(
             out.append(_problem(Code.GM_ONLY, pen, pen.tick))
         elif not state.tick < pen.tick <= ruleset.ticks_per_round:
             out.append(_problem(Code.PENALTY_TICK, pen, pen.tick, tick=pen.tick))
+        elif ruleset.penalty_needs_warning and not _warned(state, pen.side):
+            out.append(
+                _problem(
+                    Code.PENALTY_NO_WARNING, pen, pen.tick, side=pen.side, round=state.round - 1
+                )
+            )
     return out
+
+
+def _warned(state: MatchState, side: Side) -> bool:
+    """§10: warned in the round before (the resolver's rule, start.warned)."""
+    team = state.team(side)
+    if team.warned_round is None:
+        return team.warnings > 0
+    return team.warned_round == state.round - 1
 
 
 def _all(orders: RoundOrders) -> Iterable[Order]:
@@ -519,10 +532,9 @@ def _dragon_walk(
     effect = d.effect
     paralysed, extinguished = d.paralysed, d.extinguished
     height = d.height
-    for e in d.pending_effects:  # they take hold before the next tick
-        effect = e if e in _LASTING else None
-        paralysed = paralysed or e == "paralyse"
-        extinguished = extinguished or e == "extinguish"
+    effect, started = after_pending(effect, d.pending_effects)  # before the next tick
+    paralysed = paralysed or "paralyse" in started
+    extinguished = extinguished or "extinguish" in started
     if paralysed:
         height = rules.dragon.paralysed_height
     head, facing = d.head, d.facing
@@ -576,7 +588,7 @@ def _dragon_walk(
             continue
         if extinguished:
             out.append(_problem(Code.FIRE_EXTINGUISHED, o, tick, side=side))
-        elif effect == "daze":
+        elif "daze" in effect_names(effect):
             out.append(_problem(Code.FIRE_DAZED, o, tick, side=side))
         else:
             used[o.fire] += 1

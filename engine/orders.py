@@ -99,6 +99,14 @@ class Penalty:
 
 
 @dataclass(frozen=True, slots=True)
+class TeamWarning:
+    """A game master's warning to ``side`` (§10), given during this round: a
+    penalty throw-in may follow in the next round."""
+
+    side: Side
+
+
+@dataclass(frozen=True, slots=True)
 class RoundOrders:
     """Everything ordered for one round, both teams and the game master."""
 
@@ -106,6 +114,7 @@ class RoundOrders:
     dragons: tuple[DragonOrder, ...] = ()
     substitutions: tuple[Substitution, ...] = ()
     penalties: tuple[Penalty, ...] = ()
+    warnings: tuple[TeamWarning, ...] = ()
 
     def player_order(self, side: Side, number: int, tick: int) -> PlayerOrder | None:
         for o in self.players:
@@ -142,6 +151,7 @@ class RoundOrders:
             )
             + other.substitutions,
             penalties=self.penalties + other.penalties,
+            warnings=self.warnings + other.warnings,
         )
 
     def sorted(self) -> RoundOrders:
@@ -151,11 +161,12 @@ class RoundOrders:
             dragons=tuple(sorted(self.dragons, key=lambda o: (o.side, o.tick))),
             substitutions=tuple(sorted(self.substitutions, key=lambda s: (s.side, s.out_number))),
             penalties=tuple(sorted(self.penalties, key=lambda p: (p.tick, p.side))),
+            warnings=tuple(sorted(self.warnings, key=lambda w: w.side)),
         )
 
     # -- JSON -----------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "players": [_player_order_json(o) for o in self.players],
             "dragons": [
                 {
@@ -172,6 +183,9 @@ class RoundOrders:
             ],
             "penalties": [{"side": p.side, "tick": p.tick} for p in self.penalties],
         }
+        if self.warnings:  # absent from documents written before warnings were orders
+            out["warnings"] = [{"side": w.side} for w in self.warnings]
+        return out
 
     @staticmethod
     def from_json(d: dict[str, Any]) -> RoundOrders:
@@ -197,6 +211,7 @@ class RoundOrders:
                 penalties=tuple(
                     Penalty(_side(p["side"]), int(p["tick"])) for p in d.get("penalties", ())
                 ),
+                warnings=tuple(TeamWarning(_side(w["side"])) for w in d.get("warnings", ())),
             )
         except (KeyError, TypeError, ValueError, StateError) as exc:
             raise OrdersError(f"malformed orders document: {exc}") from None

@@ -60,6 +60,7 @@ class Code(StrEnum):
     SUBST_TICK = "subst_tick"  # {}: only before the round's first tick
     SUBST_INJURED = "subst_injured"  # {number, return_round}: the reserve is still in hospital
     PENALTY_TICK = "penalty_tick"  # {tick}
+    PENALTY_NO_WARNING = "penalty_no_warning"  # {side, round}: §10, no warning in the round before
     GM_ONLY = "gm_only"  # {}: only a game master may order this (penalties)
     DUPLICATE = (
         "duplicate"  # {number, tick}: a second order for the same player (or dragon) and tick

@@ -7,6 +7,9 @@ A broken file raises :class:`RulesetError` naming the key at fault.
 
 from __future__ import annotations
 
+import copy
+import hashlib
+import json
 import tomllib
 from dataclasses import dataclass
 from functools import cache
@@ -19,6 +22,8 @@ from .geometry import Direction, Side
 
 BALLS: Final = ("black", "green", "blue", "red", "yellow")
 EFFECTS: Final = ("daze", "sneeze", "extinguish", "pepper", "paralyse")
+PASS_FLIGHTS: Final = ("next_tick", "same_tick")
+SIMULTANEOUS_SWALLOWS: Final = ("together", "in_hand_order")
 
 
 class RulesetError(ValueError):
@@ -95,6 +100,8 @@ class DragonRules:
     height_step_is_a_move: bool
     paralysed_stay_opens_mouth: bool
     paralysed_height: int
+    knock_survivor_loses_actions: bool  # §9.3а: "as a collision with a player"
+    simultaneous_swallows: str  # "together" (§1) or "in_hand_order" (version 1)
 
     def start(self, side: Side) -> DragonStart:
         return self.start_left if side == "left" else self.start_right
@@ -115,11 +122,17 @@ class FireRules:
 
 @dataclass(frozen=True, slots=True)
 class Ruleset:
-    """All the numbers of one edition of the rules."""
+    """All the numbers of one edition of the rules, at one version.
+
+    ``digest`` is the SHA-256 of the data this version plays by (the file with
+    its ``[history]`` overlay applied, ``title`` and ``history`` left out): a
+    round records it, so a later change to a released version is seen.
+    """
 
     name: str
     title: str
     version: int
+    digest: str
     ticks_per_round: int
     max_rounds: int
     end_when_decided: bool
@@ -137,6 +150,7 @@ class Ruleset:
     pass_min_distance: int
     pass_max_distance: int
     keep_direction_ticks: int
+    pass_flight: str  # "next_tick": thrown at step 4, lands at step 1 next tick
     enchanted_per_team: int
     spells: tuple[SpellPair, ...]
     catch: CatchRules
@@ -150,6 +164,8 @@ class Ruleset:
     fire: FireRules
     throw_in_cell: int
     max_throw_ins_per_tick: int
+    penalty_every_held_ball: bool  # §10: one a tick until the team holds none
+    penalty_needs_warning: bool  # §10: only after a warning in the round before
     setup_left: tuple[int, ...]
     setup_right: tuple[int, ...]
     setup_height: int
@@ -184,6 +200,17 @@ class Ruleset:
 
     def pass_range(self, ball: str) -> int:
         return self.balls[ball].max_pass_distance
+
+    @property
+    def passes_next_tick(self) -> bool:
+        """§9 (interpretation): a pass is thrown at step 4 and lands at step 1
+        of the next tick; otherwise (version 1) it flies and lands at step 1."""
+        return self.pass_flight == "next_tick"
+
+    @property
+    def label(self) -> str:
+        """``name@version``, as rounds record it."""
+        return f"{self.name}@{self.version}"
 
 
 class _Reader:
@@ -246,6 +273,14 @@ class _Reader:
             )
         return tuple(value)
 
+    def choice(self, key: str, allowed: tuple[str, ...]) -> str:
+        value = self.str_(key)
+        if value not in allowed:
+            raise RulesetError(
+                f"ruleset key {self._key(key)}: expected one of {', '.join(allowed)}"
+            )
+        return value
+
     def direction(self, key: str) -> Direction:
         value = self.str_(key)
         try:
@@ -255,8 +290,52 @@ class _Reader:
             raise RulesetError(f"ruleset key {self._key(key)}: expected one of {names}") from None
 
 
-def parse_ruleset(data: dict[str, Any]) -> Ruleset:
-    """Build a validated :class:`Ruleset` from a parsed TOML document."""
+def ruleset_versions(data: dict[str, Any]) -> tuple[int, ...]:
+    """The versions a ruleset document can play: its own and its history's."""
+    current = data.get("version")
+    history = data.get("history", {})
+    older = sorted(int(k) for k in history) if isinstance(history, dict) else []
+    return (*older, current) if isinstance(current, int) else tuple(older)
+
+
+def at_version(data: dict[str, Any], version: int | None) -> dict[str, Any]:
+    """The document as version ``version`` played it: ``[history.N]`` maps
+    dotted keys ("passes.flight") to the values version N had."""
+    current = data.get("version")
+    out = {k: v for k, v in data.items() if k != "history"}
+    if version is None or version == current:
+        return out
+    history = data.get("history", {})
+    overlay = history.get(str(version)) if isinstance(history, dict) else None
+    if not isinstance(overlay, dict):
+        name = data.get("name", "?")
+        raise RulesetError(f"ruleset {name} has no version {version}")
+    out = copy.deepcopy(out)
+    for dotted, value in overlay.items():
+        *path, last = dotted.split(".")
+        table: Any = out
+        for part in path:
+            table = table.get(part)
+            if not isinstance(table, dict):
+                raise RulesetError(f"ruleset key history.{version}.{dotted}: no such table")
+        if last not in table:
+            raise RulesetError(f"ruleset key history.{version}.{dotted}: no such key")
+        table[last] = value
+    out["version"] = version
+    return out
+
+
+def data_digest(data: dict[str, Any]) -> str:
+    """SHA-256 of a ruleset document's rule data (title and history aside)."""
+    body = {k: v for k, v in data.items() if k not in ("title", "history")}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def parse_ruleset(data: dict[str, Any], version: int | None = None) -> Ruleset:
+    """Build a validated :class:`Ruleset` from a parsed TOML document, at its
+    own version or at an older ``version`` listed in its history."""
+    data = at_version(data, version)
     root = _Reader(data)
     match = root.table("match")
     movement = root.table("movement")
@@ -316,6 +395,7 @@ def parse_ruleset(data: dict[str, Any]) -> Ruleset:
         name=root.str_("name"),
         title=root.str_("title"),
         version=root.int_("version", 1),
+        digest=data_digest(data),
         ticks_per_round=match.int_("ticks_per_round", 1, 10),
         max_rounds=match.int_("max_rounds", 1, 10_000),
         end_when_decided=match.bool_("end_when_decided"),
@@ -333,6 +413,7 @@ def parse_ruleset(data: dict[str, Any]) -> Ruleset:
         pass_min_distance=passes.int_("min_distance", 0, pass_max),
         pass_max_distance=pass_max,
         keep_direction_ticks=passes.int_("keep_direction_ticks", 0, 100),
+        pass_flight=passes.choice("flight", PASS_FLIGHTS),
         enchanted_per_team=passes.int_("enchanted_per_team", 0, 1000),
         spells=tuple(spells),
         catch=CatchRules(
@@ -384,6 +465,8 @@ def parse_ruleset(data: dict[str, Any]) -> Ruleset:
             height_step_is_a_move=dragon_t.bool_("height_step_is_a_move"),
             paralysed_stay_opens_mouth=dragon_t.bool_("paralysed_stay_opens_mouth"),
             paralysed_height=dragon_t.int_("paralysed_height", min_height, max_height),
+            knock_survivor_loses_actions=dragon_t.bool_("knock_survivor_loses_actions"),
+            simultaneous_swallows=dragon_t.choice("simultaneous_swallows", SIMULTANEOUS_SWALLOWS),
         ),
         fire=FireRules(
             short_cells_depth=fire_t.int_("short_cells_depth", 1, 10),
@@ -398,6 +481,8 @@ def parse_ruleset(data: dict[str, Any]) -> Ruleset:
         ),
         throw_in_cell=penalty.int_("throw_in_cell", 1, geometry.CELL_COUNT),
         max_throw_ins_per_tick=penalty.int_("max_throw_ins_per_tick", 1, 5),
+        penalty_every_held_ball=penalty.bool_("every_held_ball"),
+        penalty_needs_warning=penalty.bool_("needs_warning"),
         setup_left=setup.cells("left_cells"),
         setup_right=setup.cells("right_cells"),
         setup_height=setup.int_("start_height", min_height, max_height),
@@ -451,7 +536,7 @@ def _check_positions(r: Ruleset) -> None:
             )
 
 
-def load_ruleset_file(path: Path) -> Ruleset:
+def load_ruleset_file(path: Path, version: int | None = None) -> Ruleset:
     try:
         with path.open("rb") as f:
             data = tomllib.load(f)
@@ -459,19 +544,29 @@ def load_ruleset_file(path: Path) -> Ruleset:
         raise RulesetError(f"ruleset file not found: {path}") from None
     except tomllib.TOMLDecodeError as exc:
         raise RulesetError(f"ruleset file {path}: not valid TOML: {exc}") from None
-    return parse_ruleset(data)
+    return parse_ruleset(data, version)
 
 
 @cache
-def load_ruleset(name: str = "classic") -> Ruleset:
-    """A ruleset shipped with the engine, by name (``classic``)."""
+def _shipped(name: str) -> dict[str, Any]:
     if not name.isidentifier():
         raise RulesetError(f"unknown ruleset: {name!r}")
     resource = resources.files("engine.rulesets").joinpath(f"{name}.toml")
     if not resource.is_file():
         raise RulesetError(f"unknown ruleset: {name!r}")
     try:
-        data = tomllib.loads(resource.read_text(encoding="utf-8"))
+        return tomllib.loads(resource.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise RulesetError(f"ruleset {name}: not valid TOML: {exc}") from None
-    return parse_ruleset(data)
+
+
+@cache
+def load_ruleset(name: str = "classic", version: int | None = None) -> Ruleset:
+    """A ruleset shipped with the engine, by name (``classic``), at its
+    current version or at an older released ``version``."""
+    return parse_ruleset(copy.deepcopy(_shipped(name)), version)
+
+
+def shipped_versions(name: str) -> tuple[int, ...]:
+    """The versions of a shipped ruleset that can be loaded."""
+    return ruleset_versions(_shipped(name))

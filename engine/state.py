@@ -13,6 +13,7 @@ from typing import Any, Final, Literal
 from .geometry import Direction, Side
 
 STATE_VERSION: Final = 1
+LASTING_EFFECTS: Final = ("daze", "sneeze")  # last until the next ball (§1)
 
 PlayerStatus = Literal["active", "hospital", "swallowed", "reserve"]
 BallStatus = Literal["free", "held", "vanished", "swallowed", "burnt"]
@@ -103,9 +104,17 @@ class BallState:
     spell: str | None = None  # enchanted with this spell (secret, §5)
     enchanted_by: Side | None = None  # the team that enchanted it (secret, §5)
     swallowed_by: Side | None = None  # swallowed: which dragon
+    # In the air on a pass (§9: thrown at step 4, lands at step 1 of the next
+    # tick): where it will land and who threw it; cell/height are the thrower's.
+    pass_to: tuple[int, int] | None = None
+    passer: PlayerRef | None = None
+
+    @property
+    def in_air(self) -> bool:
+        return self.pass_to is not None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "name": self.name,
             "status": self.status,
             "cell": self.cell,
@@ -117,6 +126,12 @@ class BallState:
             "enchanted_by": self.enchanted_by,
             "swallowed_by": self.swallowed_by,
         }
+        # Only while in the air, so positions written before passes took a
+        # tick (ruleset version 1) keep their exact form and digests.
+        if self.pass_to is not None:
+            out["pass_to"] = {"cell": self.pass_to[0], "height": self.pass_to[1]}
+            out["passer"] = self.passer.to_json() if self.passer else None
+        return out
 
     @staticmethod
     def from_json(d: dict[str, Any]) -> BallState:
@@ -124,6 +139,7 @@ class BallState:
         if status not in BALL_STATUSES:
             raise StateError(f"ball status {status!r} is not one of {BALL_STATUSES}")
         direction = d.get("direction")
+        target = d.get("pass_to")
         return BallState(
             name=str(d["name"]),
             status=status,
@@ -135,7 +151,28 @@ class BallState:
             spell=d.get("spell"),
             enchanted_by=_opt_side(d.get("enchanted_by")),
             swallowed_by=_opt_side(d.get("swallowed_by")),
+            pass_to=(int(target["cell"]), int(target["height"])) if target else None,
+            passer=PlayerRef.from_json(d["passer"]) if target and d.get("passer") else None,
         )
+
+
+def effect_names(entry: str | None) -> tuple[str, ...]:
+    """The effects of one lasting-effect or pending entry: balls swallowed at
+    the same moment are one entry, their effects joined by ``+`` (§1)."""
+    return tuple(entry.split("+")) if entry else ()
+
+
+def after_pending(
+    effect: str | None, pending: tuple[str, ...]
+) -> tuple[str | None, frozenset[str]]:
+    """The lasting effect once ``pending`` takes hold (a new ball ends the last
+    one's, §1), and every effect the pending entries start."""
+    started: set[str] = set()
+    for entry in pending:
+        names = effect_names(entry)
+        effect = "+".join(e for e in names if e in LASTING_EFFECTS) or None
+        started.update(names)
+    return effect, frozenset(started)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,8 +182,12 @@ class DragonState:
     facing: Direction
     height: int
     mouth_open: bool = True  # as it was during the last tick resolved
-    effect: str | None = None  # lasting effect of the last ball: daze or sneeze
-    pending_effects: tuple[str, ...] = ()  # start at the next tick (§9.3б)
+    # Lasting effect of the last ball: daze or sneeze ("daze+sneeze" when both
+    # balls were swallowed at the same moment).
+    effect: str | None = None
+    # Start at the next tick (§9.3б); one entry a moment, "+" joining balls
+    # swallowed together.
+    pending_effects: tuple[str, ...] = ()
     extinguished: bool = False  # blue ball: no fire ever again
     paralysed: bool = False  # yellow ball: never moves again
     short_left: int = 0  # fire budget (§6)
@@ -156,12 +197,17 @@ class DragonState:
     swallowed_balls: tuple[str, ...] = ()
 
     @property
+    def effects(self) -> tuple[str, ...]:
+        """The lasting effects in force (daze, sneeze or both)."""
+        return effect_names(self.effect)
+
+    @property
     def dazed(self) -> bool:
-        return self.effect == "daze"
+        return "daze" in self.effects
 
     @property
     def sneezing(self) -> bool:
-        return self.effect == "sneeze"
+        return "sneeze" in self.effects
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -208,15 +254,19 @@ class TeamState:
     score: int = 0
     enchanted_left: int = 0
     warnings: int = 0
+    warned_round: int | None = None  # the round of the last warning (§10)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "side": self.side,
             "name": self.name,
             "score": self.score,
             "enchanted_left": self.enchanted_left,
             "warnings": self.warnings,
         }
+        if self.warned_round is not None:  # absent before warnings were recorded
+            out["warned_round"] = self.warned_round
+        return out
 
     @staticmethod
     def from_json(d: dict[str, Any]) -> TeamState:
@@ -226,6 +276,7 @@ class TeamState:
             score=int(d.get("score", 0)),
             enchanted_left=int(d.get("enchanted_left", 0)),
             warnings=int(d.get("warnings", 0)),
+            warned_round=_opt_int(d.get("warned_round")),
         )
 
 

@@ -236,6 +236,11 @@ def games_of_member(s: Session, member_id: int) -> list[tuple[Game, Membership]]
     return [(g, m) for g, m in s.exec(stmt)]
 
 
+def invitations(s: Session, game_id: int) -> list[Invitation]:
+    stmt = select(Invitation).where(Invitation.game_id == game_id).order_by(col(Invitation.id))
+    return list(s.exec(stmt))
+
+
 def invitation_by_code(s: Session, code: str) -> Invitation | None:
     return s.exec(select(Invitation).where(Invitation.code == code)).first()
 

@@ -106,6 +106,7 @@ MESSAGES: Final[dict[str, str]] = {
     "subst_tick": N_("order.subst_tick"),
     "subst_injured": N_("order.subst_injured"),
     "gm_only": N_("order.gm_only"),
+    "penalty_no_warning": N_("order.penalty_no_warning"),
     "duplicate": N_("order.duplicate"),
     "penalty_tick": N_("order.penalty_tick"),
 }

@@ -80,6 +80,11 @@ _SIDE_LETTER: Final[dict[Side, str]] = {
 }
 
 
+def _word(table: dict[str, str], code: str, lang: str) -> str:
+    key = table.get(code)
+    return t(key, lang) if key else code
+
+
 def _ball(ball: str, form: int, lang: str, default: str) -> str:
     forms = _BALL_FORMS.get(ball)
     return t(forms[form], lang) if forms else default
@@ -121,14 +126,13 @@ def direction_name(direction: Direction | str | None, lang: str) -> str:
 
 
 def effect_text(effect: str, lang: str) -> str:
-    key = _EFFECT.get(effect)
-    return t(key, lang) if key else effect
+    # "daze+sneeze": balls swallowed at the same moment act together (§1)
+    return "; ".join(_word(_EFFECT, e, lang) for e in effect.split("+"))
 
 
 def effect_short(effect: str, lang: str) -> str:
     """A ball's effect in a word or two, for the picture's panel."""
-    key = _EFFECT_SHORT.get(effect)
-    return t(key, lang) if key else effect
+    return ", ".join(_word(_EFFECT_SHORT, e, lang) for e in effect.split("+"))
 
 
 def fire_name(fire: str, lang: str) -> str:

@@ -61,7 +61,7 @@ def panel_lines(state: MatchState, lang: str, gm_view: bool) -> tuple[list[Line]
         )
         mouth = t("panel.open", lang) if d.mouth_open else t("panel.closed", lang)
         first.append((t("panel.dragon_state", lang, height=d.height, mouth=mouth), INK, False))
-        status = [effect_short(e, lang) for e in ("daze", "sneeze") if d.effect == e]
+        status = [effect_short(e, lang) for e in ("daze", "sneeze") if e in d.effects]
         if d.paralysed:
             status.append(effect_short("paralyse", lang))
         fire = (

@@ -83,8 +83,10 @@ def round_report(
         lines = TickStory(ordered, after, ruleset, lang, secrets, dict(lasting)).tell()
         for e in ordered:  # the magic the next tick begins with
             if e.kind is Kind.EFFECT_START:
-                effect = str(e.data.get("effect"))
-                lasting[str(e.data.get("dragon"))] = effect if effect in _LASTING else None
+                # balls swallowed at one moment start together (§1)
+                names = e.data.get("together") or [str(e.data.get("effect"))]
+                kept = "+".join(str(n) for n in names if n in _LASTING)
+                lasting[str(e.data.get("dragon"))] = kept or None
         lines = _weave(lines, tick, said, after, ruleset, lang, audience)
         if not lines:
             continue

@@ -60,6 +60,13 @@ class FlightStory(StoryBase):
     def on_penalty_nothing(self, i: int, e: Event) -> None:
         self.add(self.t("report.penalty_nothing", team=self.team(e.data.get("side"))))
 
+    def on_penalty_refused(self, i: int, e: Event) -> None:
+        self.add(self.t("report.penalty_refused", team=self.team(e.data.get("side"))))
+
+    def on_warning(self, i: int, e: Event) -> None:
+        team = self.team(e.data.get("side"))
+        self.add(self.t("report.warning", team=team, count=e.data.get("count")))
+
     def on_effect_start(self, i: int, e: Event) -> None:
         d = e.data
         if d.get("effect") == "pepper":  # its spitting was told when it was swallowed
@@ -403,6 +410,18 @@ class FlightStory(StoryBase):
                 "report.pass_spell", spell=spell_name(self.ruleset, str(spell), self.lang)
             )
         self.add(text, actor, action=True)
+
+    def on_pass_lands(self, i: int, e: Event) -> None:
+        d = e.data
+        actor = (str(d.get("side")), as_int(d.get("number")))
+        text = self.t(
+            "report.pass_lands",
+            name=self.name(*actor),
+            ball=self.ball(d.get("ball")),
+            cell=d.get("cell"),
+            height=d.get("height"),
+        )
+        self.add(text, actor)
 
     # Steps 2 and 7: swallowed balls and goals
     def on_ball_swallow_roll(self, i: int, e: Event) -> None:

@@ -102,7 +102,7 @@ def _dragon(state: MatchState, side: str, lang: str) -> str:
         text += t("table.no_fire", lang)
     else:
         text += t("table.fire", lang, short=d.short_left, volleys=d.volleys_left)
-    effects = [effect_short(e, lang) for e in ("daze", "sneeze") if d.effect == e]
+    effects = [effect_short(e, lang) for e in ("daze", "sneeze") if e in d.effects]
     if d.paralysed:
         effects.append(effect_short("paralyse", lang))
     if effects:

@@ -14,16 +14,15 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from bot.orderlang import help_text
-from storage import repo
 from storage.models import Game
 
-from . import audience, gm, gm_setup, members, ordering, rounds
+from . import audience, gm, gm_setup, invitations, members, ordering, rounds
 from .api import Inbound
 from .audience import PUBLIC, Audience, Shown, View
 from .context import Actor, ServiceError, Tx, game_code, parse_game_code
 from .deadlines import next_deadline
 from .gm import Outcome
-from .i18n import N_, ROLE_TEXTS, t
+from .i18n import N_, t
 
 __all__ = [
     "COMMANDS",
@@ -49,6 +48,7 @@ ALIASES = {
     "готовы": "ready", "ждать": "wait", "статус": "status", "помощь": "help",
     "правила": "rules", "проверить": "verify", "язык": "lang", "старт": "start",
     "игра": "game", "пароль": "passphrase", "sheet": "orders", "language": "lang",
+    "приглашения": "invitations", "отозвать": "revoke",
 }  # fmt: skip
 
 _COMMAND = re.compile(r"\s*/(\w+)(?:@\w+)?(.*)", re.DOTALL)
@@ -232,26 +232,12 @@ def _start(r: Request) -> Outcome:
         return _help(r)
     # A new Telegram member speaks what his app speaks (Russian unless English);
     # /lang changes it later.  By e-mail there is nothing to go by.
-    app_lang = (
+    lang = (
         members.client_lang(r.msg.meta.get("language_code"))
         if r.msg.channel == "telegram"
-        else None
+        else r.actor.lang
     )
-    member, game, ms = members.redeem(
-        r.tx, r.actor, r.msg.channel, r.msg.sender, r.cmd.args[0], r.msg.meta.get("name", ""),
-        app_lang,
-    )  # fmt: skip
-    assert game.id is not None
-    team = ""
-    if ms.side is not None:
-        team_row = repo.teams(r.tx.s, game.id).get(ms.side)
-        team = f", «{team_row.name}»" if team_row else f", {ms.side}"
-    role = ms.role
-    return Outcome(
-        "welcome",
-        {"game": game_code(game), "role": lambda lang: t(ROLE_TEXTS.get(role, "role_player"), lang), "team": team},
-        game_id=game.id, data={"member_id": member.id},
-    )  # fmt: skip
+    return invitations.start(r.tx, r.actor, r.msg, r.cmd.args, lang)
 
 
 def _game(r: Request) -> Outcome:
@@ -310,7 +296,10 @@ def _addplayer(r: Request) -> Outcome:
 
 
 def _invite(r: Request) -> Outcome:
-    usage = "/invite captain|player|game_master [left|right] [NUMBER… dragon] [E-MAIL]"
+    usage = (
+        "/invite captain|player|game_master [left|right] [NUMBER… dragon] "
+        "[E-MAIL | @USERNAME] [for=3d]"
+    )
     game_id, args = r.game_id()
     if not args:
         raise ServiceError("usage", usage=usage)
@@ -326,12 +315,29 @@ def _invite(r: Request) -> Outcome:
         if not args:
             raise ServiceError("usage", usage=usage)
         side, args = _side_word(args[0]), args[1:]
-    email = next((a for a in args if "@" in a), None)
-    dragon = any(a.lower() in ("dragon", "дракон") for a in args)
-    numbers = tuple(_int(a) for a in args if "@" not in a and a.lower() not in ("dragon", "дракон"))
+    ttl = None
+    rest = []
+    for arg in args:
+        key, sep, value = arg.partition("=")
+        if sep and key.lower() in ("for", "ttl", "срок"):
+            ttl = parse_duration(value)
+        else:
+            rest.append(arg)
+    username = next((a for a in rest if a.startswith("@") and "@" not in a[1:]), None)
+    email = next((a for a in rest if "@" in a[1:]), None)
+    dragon = any(a.lower() in ("dragon", "дракон") for a in rest)
+    numbers = tuple(_int(a) for a in rest if "@" not in a and a.lower() not in ("dragon", "дракон"))
     return gm_setup.invite(
-        r.tx, r.actor, game_id, role=role, side=side, players=numbers, dragon=dragon, email=email
-    )
+        r.tx, r.actor, game_id, role=role, side=side, players=numbers, dragon=dragon, email=email,
+        username=username, ttl=ttl,
+    )  # fmt: skip
+
+
+def _revoke(r: Request) -> Outcome:
+    game_id, args = r.game_id()
+    if len(args) != 1:
+        raise ServiceError("usage", usage="/revoke CODE")
+    return invitations.revoke(r.tx, r.actor, game_id, args[0])
 
 
 def _deadline(r: Request) -> Outcome:
@@ -436,6 +442,8 @@ GM_COMMANDS: dict[str, Callable[[Request], Outcome]] = {
     "addteam": _addteam,
     "addplayer": _addplayer,
     "invite": _invite,
+    "invitations": _simple(invitations.listing),
+    "revoke": _revoke,
     "deadline": _deadline,
     "startgame": _simple(gm_setup.start),
     "pause": _pause,

@@ -5,7 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bot.orderlang import format_orders
-from engine.orders import DragonOrder, Penalty, PlayerOrder, RoundOrders, Substitution
+from engine.orders import (
+    DragonOrder,
+    Penalty,
+    PlayerOrder,
+    RoundOrders,
+    Substitution,
+    TeamWarning,
+)
 from engine.ruleset import Ruleset
 from engine.state import MatchState
 from storage import repo
@@ -16,7 +23,7 @@ from .rounds import UNIT_KEYS
 
 __all__ = ["Order", "bundle", "store_order"]
 
-Order = PlayerOrder | DragonOrder | Substitution | Penalty
+Order = PlayerOrder | DragonOrder | Substitution | Penalty | TeamWarning
 
 
 def bundle(orders: Iterable[Order]) -> RoundOrders:
@@ -27,6 +34,7 @@ def bundle(orders: Iterable[Order]) -> RoundOrders:
         dragons=tuple(o for o in items if isinstance(o, DragonOrder)),
         substitutions=tuple(o for o in items if isinstance(o, Substitution)),
         penalties=tuple(o for o in items if isinstance(o, Penalty)),
+        warnings=tuple(o for o in items if isinstance(o, TeamWarning)),
     )
 
 
@@ -50,7 +58,7 @@ def store_order(
     those of the order's side), to spare a query."""
     assert game.id is not None
     doc = bundle([order]).to_json()
-    unit, key = next((u, k) for u, k in UNIT_KEYS.items() if doc[k])
+    unit, key = next((u, k) for u, k in UNIT_KEYS.items() if doc.get(k))
     data = doc[key][0]
     piece = int(data.get("number", data.get("out", 0)))
     tick = int(data.get("tick", 0))

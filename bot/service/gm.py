@@ -9,7 +9,9 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from engine.geometry import Side
-from engine.orders import Penalty, Substitution
+from engine.legality import check_orders
+from engine.orders import Penalty, RoundOrders, Substitution, TeamWarning
+from engine.problems import Code
 from storage import repo
 from storage.models import Game
 
@@ -206,10 +208,23 @@ def rollback(tx: Tx, actor: Actor, game_id: int | None) -> Outcome:
 def warn(tx: Tx, actor: Actor, game_id: int | None, side: str, reason: str = "") -> Outcome:
     game = locked_game(tx, actor, game_id, "running", "paused")
     assert game.id is not None
-    team = repo.teams(tx.s, game.id)[side_of(side)]
+    which = side_of(side)
+    team = repo.teams(tx.s, game.id)[which]
     team.warnings += 1
     tx.s.add(team)
-    record(tx, actor, game, "warn", side=side, reason=reason)
+    rnd = rounds.current_round(tx, game)
+    if rnd is not None and rnd.status == "open":
+        # The engine records the warning with this round (§10): a penalty
+        # may then be ordered in the next one.
+        store_order(
+            tx,
+            game,
+            TeamWarning(which),
+            state=rounds.load_state(tx, rnd),
+            ruleset=rounds.ruleset_of(game),
+            author=actor.identity,
+        )
+    record(tx, actor, game, "warn", side=side, reason=reason, round=rnd.number if rnd else None)
     notify.announce(tx, game, "warned", team=team.name, count=team.warnings, reason=reason or "-")
     return Outcome(
         "warned",
@@ -233,14 +248,14 @@ def penalty(tx: Tx, actor: Actor, game_id: int | None, side: str, tick: int = 1)
         raise ServiceError("bad_tick", tick=tick, ticks=ticks)
     which = side_of(side)
     team = repo.teams(tx.s, game.id or 0)[which]
-    store_order(
-        tx,
-        game,
-        Penalty(which, tick),
-        state=rounds.load_state(tx, rnd),
-        ruleset=rounds.ruleset_of(game),
-        author=actor.identity,
-    )
+    state = rounds.load_state(tx, rnd)
+    ruleset = rounds.ruleset_of(game)
+    order = Penalty(which, tick)
+    problems = check_orders(state, RoundOrders(penalties=(order,)), ruleset)
+    if any(p.code is Code.PENALTY_NO_WARNING for p in problems):
+        # §10: only in the round after a warning.
+        raise ServiceError("penalty_no_warning", team=team.name, round=rnd.number - 1)
+    store_order(tx, game, order, state=state, ruleset=ruleset, author=actor.identity)
     record(tx, actor, game, "penalty", side=side, tick=tick, round=rnd.number)
     notify.announce(tx, game, "penalty_ordered", team=team.name, round=rnd.number, tick=tick)
     return Outcome(

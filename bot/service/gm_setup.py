@@ -4,21 +4,20 @@ operation each is checked, logged and (once there is an audience) announced."""
 
 from __future__ import annotations
 
-import secrets
+from datetime import timedelta
 from typing import Any
 
 from engine.geometry import SIDES
 from engine.ruleset import RulesetError, load_ruleset
 from engine.setup import new_match
 from storage import repo
-from storage.models import Game, Invitation, Membership, Player, Team
+from storage.models import Game, Membership, Player, Team
 
-from . import audience, notify, rounds
+from . import audience, invitations, notify, rounds
 from .context import Actor, ServiceError, Tx, game_code
 from .deadlines import ScheduleError, format_schedule, parse_schedule, parse_zone
 from .fairness import new_seed
 from .gm import Outcome, local_time, locked_game, record, side_of
-from .i18n import N_, t
 
 __all__ = [
     "add_player",
@@ -29,9 +28,6 @@ __all__ = [
     "set_channel",
     "start",
 ]
-
-ROLES = ("captain", "player", "game_master")
-_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 
 
 def create_game(
@@ -138,49 +134,14 @@ def invite(
     players: tuple[int, ...] = (),
     dragon: bool = False,
     email: str | None = None,
+    username: str | None = None,
+    ttl: timedelta | None = None,
 ) -> Outcome:
-    """An invitation code for one person: a captain (his whole team and the
-    dragon), a player (the shirt numbers given, and the dragon if ``dragon``)
-    or a game master; with ``email`` only that address may redeem it by mail."""
-    game = locked_game(tx, actor, game_id)
-    assert game.id is not None
-    if role not in ROLES:
-        raise ServiceError("bad_role", role=role)
-    if role != "game_master":
-        side_of(side or "")
-    if role == "player" and not (players or dragon):
-        raise ServiceError("usage", usage="/invite player left|right NUMBER...")
-    code = "".join(secrets.choice(_CODE_ALPHABET) for _ in range(10))
-    tx.s.add(
-        Invitation(
-            code=code,
-            game_id=game.id,
-            side=side if role != "game_master" else None,
-            role=role,
-            players=",".join(
-                [str(n) for n in sorted(set(players))] + (["dragon"] if dragon else [])
-            ),
-            email=email.strip().lower() if email else None,
-            created_by=actor.identity,
-            created_at=tx.now,
-            expires_at=tx.now + tx.settings.invitation_ttl,
-        )
-    )
-    record(tx, actor, game, "invite", role=role, side=side, players=list(players), email=email)
-    params = {"game": game_code(game), "code": code, "role": role, "side": side or "-"}
-    bot = tx.settings.telegram_bot
-    if bot:
-        params["link"] = f"https://t.me/{bot}?start={code}"
-    # The Telegram channel turns "bot:start?CODE" into the same link (or drops the
-    # button when it does not know its own name either).
-    button = (t("invite_button", actor.lang), f"bot:start?{code}")
-    return Outcome(
-        N_("invited_link") if bot else N_("invited"),
-        params,
-        game_id=game.id,
-        data={"code": code, **({"link": params["link"]} if bot else {})},
-        buttons=(button,),
-    )
+    """An invitation code for one person (see :mod:`bot.service.invitations`)."""
+    return invitations.create(
+        tx, actor, game_id, role=role, side=side, players=players, dragon=dragon, email=email,
+        username=username, ttl=ttl,
+    )  # fmt: skip
 
 
 def start(tx: Tx, actor: Actor, game_id: int | None) -> Outcome:

@@ -1,4 +1,4 @@
-"""Members: invitations, languages, pass phrases, choosing a game, status, reminders."""
+"""Members: languages, pass phrases, choosing a game, status, reminders."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from engine.geometry import SIDES
 from engine.orders import RoundOrders
 from engine.state import MatchState
 from storage import repo
-from storage.models import Game, Member, Membership, Round
+from storage.models import Game, Round
 
 from . import gm, notify, ordering, rounds
 from .audience import View
@@ -21,7 +21,6 @@ __all__ = [
     "choose_game",
     "client_lang",
     "hash_passphrase",
-    "redeem",
     "remind",
     "select_game",
     "set_group_lang",
@@ -55,52 +54,6 @@ def verify_passphrase(phrase: str, stored: str | None) -> bool:
     except ValueError:
         return False
     return hmac.compare_digest(got.hex(), digest)
-
-
-def redeem(
-    tx: Tx,
-    actor: Actor,
-    channel: str,
-    sender: str,
-    code: str,
-    name: str = "",
-    lang: str | None = None,
-) -> tuple[Member, Game, Membership]:
-    """Turn an invitation code into a membership for the sender (a new member if
-    need be, speaking ``lang``, else the asker's language)."""
-    inv = repo.invitation_by_code(tx.s, code.strip().upper())
-    if inv is None:
-        raise ServiceError("bad_code")
-    if inv.used_at is not None:
-        raise ServiceError("code_used")
-    if inv.expires_at is not None and inv.expires_at <= tx.now:
-        raise ServiceError("code_expired")
-    if channel == "email" and inv.email and inv.email != sender.strip().lower():
-        raise ServiceError("code_other_address")
-    member = actor.member
-    if member is None:
-        if channel == "telegram":
-            member = Member(telegram_user_id=int(sender), notify="telegram")
-        elif channel == "email":
-            member = Member(email=sender.strip().lower(), notify="email")
-        else:
-            raise ServiceError("bad_code")
-        member.name, member.lang, member.created_at = name, lang or actor.lang, tx.now
-        tx.s.add(member)
-        tx.s.flush()
-    assert member.id is not None
-    ms = repo.membership(tx.s, member.id, inv.game_id) or Membership(
-        member_id=member.id, game_id=inv.game_id, role=inv.role, created_at=tx.now
-    )
-    ms.role, ms.side, ms.players = inv.role, inv.side, inv.players
-    tx.s.add(ms)
-    inv.used_by, inv.used_at = member.id, tx.now
-    tx.s.add(inv)
-    member.current_game_id = inv.game_id
-    tx.s.add(member)
-    game = repo.get_game(tx.s, inv.game_id)
-    assert game is not None
-    return member, game, ms
 
 
 def client_lang(language_code: str | None) -> str:

@@ -50,6 +50,7 @@ UNIT_KEYS = {
     "dragon": "dragons",
     "substitution": "substitutions",
     "penalty": "penalties",
+    "warning": "warnings",
 }
 
 

@@ -261,13 +261,23 @@ class GameService:
 
     async def invite(
         self, game_id: int, role: str, *, side: str | None = None, players: tuple[int, ...] = (),
-        dragon: bool = False, email: str | None = None, by: str = "cli",
+        dragon: bool = False, email: str | None = None, username: str | None = None,
+        ttl: timedelta | None = None, by: str = "cli",
     ) -> Reply:  # fmt: skip
         """Returns the invitation code in ``reply.data["code"]``."""
         return await self._gm(
             by,
             lambda tx, a: gm_setup.invite(
-                tx, a, game_id, role=role, side=side, players=players, dragon=dragon, email=email
+                tx,
+                a,
+                game_id,
+                role=role,
+                side=side,
+                players=players,
+                dragon=dragon,
+                email=email,
+                username=username,
+                ttl=ttl,
             ),
         )
 

@@ -75,6 +75,8 @@ GM_COMMANDS = (
     MenuCommand("addteam", N_("menu.addteam")),
     MenuCommand("addplayer", N_("menu.addplayer")),
     MenuCommand("invite", N_("menu.invite")),
+    MenuCommand("invitations", N_("menu.invitations")),
+    MenuCommand("revoke", N_("menu.revoke")),
     MenuCommand("deadline", N_("menu.deadline")),
     MenuCommand("startgame", N_("menu.startgame")),
     MenuCommand("pause", N_("menu.pause")),

@@ -24,7 +24,7 @@ from ..orders import (
 )
 from ..resolution.geo import DIST, NEXT, dragon_after, dragon_cells_problem
 from ..ruleset import Ruleset
-from ..state import DragonState, MatchState, PlayerState, other_side
+from ..state import DragonState, MatchState, PlayerState, after_pending, effect_names, other_side
 
 __all__ = [
     "DragonPlan",
@@ -37,7 +37,6 @@ __all__ = [
 ]
 
 T = TypeVar("T")
-LASTING = ("daze", "sneeze")
 
 PHRASES: dict[str, tuple[str, ...]] = {
     "up": ("набирает высоту", "взмывает вверх", "свечой уходит ввысь"),
@@ -122,7 +121,7 @@ class DragonPlan:
 
     @property
     def can_fire(self) -> bool:
-        return not self.extinguished and self.effect != "daze"
+        return not self.extinguished and "daze" not in effect_names(self.effect)
 
 
 class Team:
@@ -155,10 +154,9 @@ class Team:
 
     def _dragon_plan(self, d: DragonState) -> DragonPlan:
         effect, paralysed, extinguished, height = d.effect, d.paralysed, d.extinguished, d.height
-        for e in d.pending_effects:
-            effect = e if e in LASTING else None
-            paralysed = paralysed or e == "paralyse"
-            extinguished = extinguished or e == "extinguish"
+        effect, started = after_pending(effect, d.pending_effects)
+        paralysed = paralysed or "paralyse" in started
+        extinguished = extinguished or "extinguish" in started
         if paralysed:
             height = self.rules.dragon.paralysed_height
         return DragonPlan(

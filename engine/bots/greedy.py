@@ -15,7 +15,7 @@ from ..geometry import Direction, Side
 from ..orders import Action, Catch, DragonMove, FireKind, Pass, RoundOrders, Steal
 from ..resolution.geo import DIST, NEXT, danger_cells, fire_cells
 from ..ruleset import Ruleset
-from ..state import MatchState
+from ..state import MatchState, effect_names
 from .common import PlayerPlan, Team, cells_within, dragon_moves, flight_cells
 
 __all__ = ["greedy_orders"]
@@ -192,7 +192,7 @@ class _Greedy:
         """At the head when the mouth is sure to be open, else at the mouth
         cell nearest to the shooter (a ball there may still be swallowed)."""
         e = self.enemy
-        if e.effect == "sneeze" or e.open_ticks > 0:
+        if "sneeze" in effect_names(e.effect) or e.open_ticks > 0:
             return Pass(ball, e.head, e.height)
         rules = self.rules
         reach = rules.pass_range(ball)

@@ -3,15 +3,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from ..events import Kind
-from ..orders import Catch, Steal
+from ..orders import Catch, Pass, Steal
 from ..ruleset import Ruleset
 from ..state import other_side
 from .context import Tick
 from .geo import DIST
 from .work import WBall, WPlayer
 
-__all__ = ["catch_free_balls", "catch_passes", "catch_reach", "collisions", "steals"]
+__all__ = [
+    "catch_free_balls",
+    "catch_passes",
+    "catch_reach",
+    "collisions",
+    "hold_on",
+    "steals",
+]
 
 
 def collisions(t: Tick) -> None:
@@ -47,16 +57,31 @@ def collisions(t: Tick) -> None:
         if t.chance(3, Kind.COLLISION_SECOND, data, t.rules.collision_second_falls):
             t.fall(3, second, "collision")
             continue
-        second.held_on = True
-        t.emit(3, Kind.HELD_ON, data)
-        o = second.order
-        if o is not None and isinstance(o.action, Catch | Steal):
-            _lost(t, 3, second, "held_on")
+        hold_on(t, second, data)
+
+
+def hold_on(t: Tick, p: WPlayer, data: Mapping[str, Any]) -> None:
+    """§4, §9.3: he keeps his balls but loses every action chosen for the
+    tick: a catch or steal, and a pass when passes are thrown at step 4."""
+    if p.held_on:
+        return
+    p.held_on = True
+    t.emit(3, Kind.HELD_ON, dict(data))
+    if _has_action(t, p):
+        _lost(t, 3, p, "held_on")
+
+
+def _has_action(t: Tick, p: WPlayer) -> bool:
+    o = p.order
+    if o is None or o.action is None:
+        return False
+    return not isinstance(o.action, Pass) or t.rules.passes_next_tick
 
 
 def _lost(t: Tick, step: int, p: WPlayer, reason: str) -> None:
     assert p.order is not None
-    action = "catch" if isinstance(p.order.action, Catch) else "steal"
+    a = p.order.action
+    action = "catch" if isinstance(a, Catch) else "pass" if isinstance(a, Pass) else "steal"
     t.emit(
         step,
         Kind.ACTION_LOST,
@@ -100,14 +125,8 @@ def catch_passes(t: Tick) -> None:
     Passes are claimed now; balls in free flight at step 6."""
     rules = t.rules
     for p in t.w.players:
-        o = p.order
         # (a player who held on already lost his action at step 3)
-        if (
-            p.out_this_tick
-            and not p.held_on
-            and o is not None
-            and isinstance(o.action, Catch | Steal)
-        ):
+        if p.out_this_tick and not p.held_on and _has_action(t, p):
             _lost(t, 4, p, "fell" if p.status == "hospital" else p.status)
     passes = [b for b in t.w.balls if b.passed and b.status == "free"]
     free = [b for b in t.w.balls if b.catchable and b.status == "free"]

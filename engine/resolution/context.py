@@ -63,7 +63,7 @@ class OrderIndex:
     """Orders by (side, number, tick) and (side, tick); the first one wins,
     as :meth:`RoundOrders.player_order` reads them."""
 
-    __slots__ = ("dragons", "penalties", "players", "substitutions")
+    __slots__ = ("dragons", "penalties", "players", "substitutions", "warnings")
 
     def __init__(self, orders: RoundOrders) -> None:
         self.players: dict[tuple[Side, int, int], PlayerOrder] = {}
@@ -74,6 +74,7 @@ class OrderIndex:
             self.dragons.setdefault((d.side, d.tick), d)
         self.substitutions = orders.substitutions
         self.penalties = orders.penalties
+        self.warnings = orders.warnings
 
 
 class Tick:

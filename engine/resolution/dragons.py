@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from ..events import Kind
 from ..problems import Code
-from ..state import other_side
+from ..ruleset import EFFECTS
+from ..state import effect_names, other_side
+from .contact import hold_on
 from .context import Tick
 from .geo import NEXT, dragon_after, dragon_cells_problem, fire_cells, mouth_of, on_field_directions
 from .work import WBall, WDragon, WPlayer
@@ -81,7 +83,7 @@ def _fly(t: Tick, d: WDragon) -> None:
             rules.fire.open_after_short if d.fire == "short" else rules.fire.open_after_volley
         )
         d.open_ticks = max(d.open_ticks, after_fire)
-    if d.effect == "sneeze":
+    if d.effect is not None and "sneeze" in effect_names(d.effect):
         is_open, reason = True, "sneeze"
     elif d.fire is not None:
         is_open, reason = True, "fire"
@@ -100,13 +102,17 @@ def _fly(t: Tick, d: WDragon) -> None:
     t.emit(1, Kind.DRAGON_MOUTH, {"side": d.side, "open": is_open, "reason": reason})
 
 
+def _dazed(d: WDragon) -> bool:
+    return d.effect is not None and "daze" in effect_names(d.effect)
+
+
 def _fire(t: Tick, d: WDragon, ordered: str | None) -> None:
     fire = t.rules.fire
     kind: str | None = None
     if ordered is not None:
         if d.extinguished:
             reason: str | None = "extinguished"
-        elif d.effect == "daze":
+        elif _dazed(d):
             reason = "dazed"
         elif (d.short_left if ordered == "short" else d.volleys_left) <= 0:
             reason = "budget"
@@ -124,7 +130,7 @@ def _fire(t: Tick, d: WDragon, ordered: str | None) -> None:
     # §6: a dazed or paralysed dragon spits short flames at random.
     if (
         kind is None
-        and (d.effect == "daze" or d.paralysed)
+        and (_dazed(d) or d.paralysed)
         and not d.extinguished
         and t.chance(1, Kind.RANDOM_FIRE_ROLL, {"side": d.side}, fire.random_fire_probability)
     ):
@@ -167,6 +173,8 @@ def swallow_ball(t: Tick, step: int, d: WDragon, b: WBall) -> None:
     b.pass_ticks_left = 0
     b.spell = None
     b.enchanted_by = None
+    b.pass_to = None
+    b.passer = None
     b.passed = b.released = b.catchable = False
     d.swallowed_balls.append(b.name)
     teams = t.w.teams
@@ -185,7 +193,14 @@ def swallow_ball(t: Tick, step: int, d: WDragon, b: WBall) -> None:
         },
     )
     effect = t.rules.balls[b.name].effect
-    d.pending.append(effect)
+    if d.pending and d.pending_step == step and t.rules.dragon.simultaneous_swallows == "together":
+        # §1: a ball swallowed at the same moment is not "the next ball": the
+        # balls of one moment take effect together, whatever their order.
+        group = (*effect_names(d.pending[-1]), effect)
+        d.pending[-1] = "+".join(sorted(group, key=EFFECTS.index))
+    else:
+        d.pending.append(effect)
+    d.pending_step = step
     t.emit(step, Kind.EFFECT_PENDING, {"dragon": d.side, "effect": effect})
     if effect == "pepper":
         _spit(t, step, d)
@@ -218,9 +233,12 @@ def _spit(t: Tick, step: int, d: WDragon) -> None:
 
 def danger_check(t: Tick, step: int, b: WBall) -> None:
     """§7: a ball landed by a pass (step 2) or freed this tick (step 7) near a
-    head: swallowed by an open mouth with its chance, or bounced off a closed one."""
+    head: swallowed by an open mouth with its chance, or bounced off a closed one.
+    A pass still in the air beside its passer (§9.7 "мячей, пасованных с тех
+    клеток…") is judged where he threw it, by open mouths only."""
     dr = t.rules.dragon
     cell = b.cell
+    in_air = b.pass_to is not None
     for d in t.w.dragons:
         at_head = cell == d.head
         if not at_head and cell not in d.mouth:
@@ -246,7 +264,7 @@ def danger_check(t: Tick, step: int, b: WBall) -> None:
             if t.chance(step, Kind.BALL_SWALLOW_ROLL, data, p):
                 swallow_ball(t, step, d, b)
                 return
-        elif at_head:
+        elif at_head and not in_air:
             _bounce_off_head(t, step, d, b)
             return
 
@@ -297,7 +315,7 @@ def dragons_meet_players(t: Tick) -> None:
     reach = t.rules.fire.height_reach
     for d in t.w.dragons:
         zone = d.fire_set | d.mouth | {d.head, d.body, d.tail}
-        dazed = d.effect == "daze"
+        dazed = _dazed(d)
         for p in t.w.players:
             cell = p.cell
             if p.status != "active" or cell not in zone:
@@ -336,7 +354,13 @@ def dragons_meet_players(t: Tick) -> None:
 
 def _knock(t: Tick, d: WDragon, p: WPlayer, part: str, prob: float) -> bool:
     data = {"dragon": d.side, "side": p.side, "number": p.number, "part": part}
-    return t.chance(3, Kind.DRAGON_KNOCK_ROLL, data, prob)
+    if t.chance(3, Kind.DRAGON_KNOCK_ROLL, data, prob):
+        return True
+    if t.rules.dragon.knock_survivor_loses_actions:
+        # §9.3а: a closed dragon is "a collision with the consequences of a
+        # collision with a player": he holds on and loses this tick's actions.
+        hold_on(t, p, {"side": p.side, "number": p.number, "dragon": d.side, "part": part})
+    return False
 
 
 def _swallow_roll(t: Tick, d: WDragon, p: WPlayer, where: str, prob: float) -> None:

@@ -15,6 +15,7 @@ def end_of_tick(t: Tick) -> None:
     w.tick = t.tick
     reason = _ended(t)
     if reason is None and t.tick >= t.rules.ticks_per_round:
+        _warnings(t)
         t.emit(7, Kind.ROUND_END, {})
         if w.round >= t.rules.max_rounds:
             reason = "max_rounds"
@@ -47,3 +48,15 @@ def _ended(t: Tick) -> str | None:
         if lead > in_play:
             return "decided"
     return None
+
+
+def _warnings(t: Tick) -> None:
+    """§10: the game master's warnings of this round are recorded when it
+    ends, so a penalty in the next round finds them (and none in this one)."""
+    for warning in t.orders.warnings:
+        team = t.w.teams.get(warning.side)
+        if team is None:
+            continue
+        team.warnings += 1
+        team.warned_round = t.round
+        t.emit(7, Kind.WARNING, {"side": warning.side, "count": team.warnings})

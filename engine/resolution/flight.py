@@ -13,7 +13,7 @@ from .context import Tick
 from .geo import DIST, NEXT, danger_cells, on_field_directions
 from .work import WBall, WPlayer
 
-__all__ = ["balls_fly", "move_problem", "players_fly", "throw_passes"]
+__all__ = ["balls_fly", "land_passes", "move_problem", "players_fly", "throw_passes"]
 
 
 def move_problem(rules: Ruleset, cell: int, height: int, o: PlayerOrder) -> str | None:
@@ -110,7 +110,7 @@ def balls_fly(t: Tick) -> None:
     rules = t.rules
     balls = t.w.balls
     for b in balls:
-        if b.released or (b.status != "free" and b.status != "vanished"):
+        if b.released or b.pass_to is not None or (b.status != "free" and b.status != "vanished"):
             continue
         p = rules.balls[b.name].vanish_probability
         if p <= 0:
@@ -128,7 +128,7 @@ def balls_fly(t: Tick) -> None:
         if d.mouth_open:
             danger = danger | danger_cells(d.head, d.facing)
     for b in balls:
-        if b.released or (b.status != "free" and b.status != "vanished"):
+        if b.released or b.pass_to is not None or (b.status != "free" and b.status != "vanished"):
             continue
         speed = rules.balls[b.name].speed
         if speed > 0:
@@ -214,17 +214,26 @@ def pass_problem(t: Tick, p: WPlayer, a: Pass) -> str | None:
     return None
 
 
-def throw_passes(t: Tick) -> None:
-    """§5 (interpretation: passes fly and land in step 1)."""
+def throw_passes(t: Tick, step: int = 1) -> None:
+    """§5: this tick's passes.
+
+    At step 4 (``passes.flight = "next_tick"``, §9 read as a whole): the ball
+    leaves the passer's hands and is in the air beside him until step 1 of
+    the next tick, when it lands (:func:`land_passes`); at step 7 an open
+    mouth next to the passer may swallow it (§9.7).  At step 1 (version 1)
+    it is thrown and lands at once.
+    """
+    next_tick = step != 1
     for p in t.w.players:
         o = p.order
-        if o is None or not isinstance(o.action, Pass) or p.status != "active":
+        if o is None or not isinstance(o.action, Pass) or p.status != "active" or p.held_on:
+            # (a player who fell, was swallowed or held on lost it at step 3/4)
             continue
         a = o.action
         problem = pass_problem(t, p, a)
         if problem is not None:
             t.emit(
-                1,
+                step,
                 Kind.ACTION_LOST,
                 {"side": p.side, "number": p.number, "action": "pass", "reason": problem},
             )
@@ -235,18 +244,25 @@ def throw_passes(t: Tick) -> None:
         p.balls.remove(b)
         b.holder = None
         b.status = "free"
-        b.cell = a.cell
-        b.height = a.height
         b.direction = direction_between(from_cell, a.cell) or Direction.E
-        b.pass_ticks_left = t.rules.keep_direction_ticks
-        b.passed = True
         b.catchable = False
+        if next_tick:
+            b.cell, b.height = from_cell, p.height
+            b.pass_to = (a.cell, a.height)
+            b.passer = p.ref
+            b.pass_ticks_left = 0
+            b.released = True  # §9: out of the hands this tick, judged at step 7
+        else:
+            b.cell = a.cell
+            b.height = a.height
+            b.pass_ticks_left = t.rules.keep_direction_ticks
+            b.passed = True
         if a.spell is not None:
             b.spell = a.spell
             b.enchanted_by = p.side
             t.w.teams[p.side].enchanted_left -= 1
         t.emit(
-            1,
+            step,
             Kind.PASS,
             {
                 "ball": b.name,
@@ -256,5 +272,36 @@ def throw_passes(t: Tick) -> None:
                 "cell": a.cell,
                 "height": a.height,
                 "spell": a.spell,
+            },
+        )
+
+
+def land_passes(t: Tick) -> None:
+    """Step 1: the passes thrown last tick land where they were aimed (§9.1
+    "перелеты мячей — тех, которые … пасованы"); step 2 judges those that
+    land in an open mouth's reach, step 4 their catchers."""
+    keep = t.rules.keep_direction_ticks
+    for b in t.w.balls:
+        target = b.pass_to
+        if target is None or b.status != "free":
+            continue
+        from_cell = b.cell
+        passer = b.passer
+        b.cell, b.height = target
+        b.pass_to = None
+        b.passer = None
+        b.pass_ticks_left = keep
+        b.passed = True
+        b.catchable = False
+        t.emit(
+            1,
+            Kind.PASS_LANDS,
+            {
+                "ball": b.name,
+                "side": passer.side if passer else None,
+                "number": passer.number if passer else None,
+                "from_cell": from_cell,
+                "cell": b.cell,
+                "height": b.height,
             },
         )

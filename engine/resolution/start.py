@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from ..events import Kind
-from ..geometry import Side
+from ..geometry import SIDES, Side
+from ..state import effect_names
 from .context import Tick
 from .geo import on_field_directions
-from .work import WBall, WPlayer
+from .work import WBall, WPlayer, WTeam
 
-__all__ = ["start_of_tick", "substitution_problem"]
+__all__ = ["start_of_tick", "substitution_problem", "warned"]
 
 LASTING = ("daze", "sneeze")
 
@@ -64,62 +65,101 @@ def _effects(t: Tick) -> None:
     for d in t.w.dragons:
         if not d.pending:
             continue
-        for effect in d.pending:
-            # A new ball ends the lasting effect of the previous one (§1).
-            d.effect = effect if effect in LASTING else None
-            if effect == "extinguish":
-                d.extinguished = True
-            elif effect == "paralyse":
-                d.paralysed = True
-                d.height = rules.dragon.paralysed_height
-            t.emit(0, Kind.EFFECT_START, {"dragon": d.side, "effect": effect})
+        for entry in d.pending:
+            # A new ball ends the lasting effect of the previous one (§1);
+            # balls swallowed at the same moment are one entry and all last.
+            names = effect_names(entry)
+            d.effect = "+".join(e for e in names if e in LASTING) or None
+            for effect in names:
+                if effect == "extinguish":
+                    d.extinguished = True
+                elif effect == "paralyse":
+                    d.paralysed = True
+                    d.height = rules.dragon.paralysed_height
+                data: dict[str, object] = {"dragon": d.side, "effect": effect}
+                if len(names) > 1:
+                    data["together"] = list(names)  # swallowed at the same moment
+                t.emit(0, Kind.EFFECT_START, data)
         d.pending = []
 
 
 def _penalties(t: Tick) -> None:
-    """§10: the lowest-value ball the team holds is thrown in at the centre."""
-    done: dict[Side, int] = {}
+    """§10: the lowest-value ball the team holds is thrown in at the centre,
+    one a tick: at the penalty's tick and, with ``penalty.every_held_ball``,
+    at every later tick of the round while the team still holds a ball."""
     rules = t.rules
-    for pen in t.orders.penalties:
-        if pen.tick != t.tick or done.get(pen.side, 0) >= rules.max_throw_ins_per_tick:
+    if not rules.penalty_every_held_ball:
+        done: dict[Side, int] = {}
+        for pen in t.orders.penalties:
+            if pen.tick != t.tick or done.get(pen.side, 0) >= rules.max_throw_ins_per_tick:
+                continue
+            done[pen.side] = done.get(pen.side, 0) + 1
+            _throw_in(t, pen.side, announce_nothing=True)
+        return
+    for side in SIDES:
+        ticks = [pen.tick for pen in t.orders.penalties if pen.side == side]
+        if not ticks or min(ticks) > t.tick:
             continue
-        done[pen.side] = done.get(pen.side, 0) + 1
-        held = [b for p in t.w.players if p.side == pen.side for b in p.balls]
-        if not held:
-            t.emit(0, Kind.PENALTY_NOTHING, {"side": pen.side})
+        first = t.tick in ticks  # a penalty ordered for this very tick
+        if rules.penalty_needs_warning and not warned(t.w.teams[side], t.round):
+            if t.tick == min(ticks):
+                t.emit(0, Kind.PENALTY_REFUSED, {"side": side, "reason": "no_warning"})
             continue
-        ball = min(held, key=_value_rank)
-        holder = ball.holder
-        assert holder is not None
-        holder.balls.remove(ball)
-        ball.holder = None
-        ball.status = "free"
-        ball.cell = rules.throw_in_cell
-        ball.catchable = False
-        ball.released = True
-        ball.pass_ticks_left = 0
-        roll_h, height = t.dice.pick(rules.heights)
-        t.emit(
-            0,
-            Kind.BALL_HEIGHT,
-            {"ball": ball.name, "cell": ball.cell, "height": height},
-            1 / len(rules.heights),
-            roll_h,
-        )
-        ball.height = height
-        ball.direction = t.random_direction(0, ball, on_field_directions(ball.cell))
-        t.emit(
-            0,
-            Kind.PENALTY_THROW_IN,
-            {
-                "side": pen.side,
-                "number": holder.number,
-                "ball": ball.name,
-                "cell": ball.cell,
-                "height": height,
-                "direction": ball.direction.name,
-            },
-        )
+        for _ in range(rules.max_throw_ins_per_tick):
+            if not _throw_in(t, side, announce_nothing=first):
+                break
+            first = False
+
+
+def warned(team: WTeam, round_: int) -> bool:
+    """§10: a penalty needs a warning in the round before.  A position from
+    before warnings were recorded by round has only their count."""
+    if team.warned_round is None:
+        return team.warnings > 0
+    return team.warned_round == round_ - 1
+
+
+def _throw_in(t: Tick, side: Side, *, announce_nothing: bool) -> bool:
+    """Throw in the team's lowest-value held ball; False if it holds none."""
+    rules = t.rules
+    held = [b for p in t.w.players if p.side == side for b in p.balls]
+    if not held:
+        if announce_nothing:
+            t.emit(0, Kind.PENALTY_NOTHING, {"side": side})
+        return False
+    ball = min(held, key=_value_rank)
+    holder = ball.holder
+    assert holder is not None
+    holder.balls.remove(ball)
+    ball.holder = None
+    ball.status = "free"
+    ball.cell = rules.throw_in_cell
+    ball.catchable = False
+    ball.released = True
+    ball.pass_ticks_left = 0
+    roll_h, height = t.dice.pick(rules.heights)
+    t.emit(
+        0,
+        Kind.BALL_HEIGHT,
+        {"ball": ball.name, "cell": ball.cell, "height": height},
+        1 / len(rules.heights),
+        roll_h,
+    )
+    ball.height = height
+    ball.direction = t.random_direction(0, ball, on_field_directions(ball.cell))
+    t.emit(
+        0,
+        Kind.PENALTY_THROW_IN,
+        {
+            "side": side,
+            "number": holder.number,
+            "ball": ball.name,
+            "cell": ball.cell,
+            "height": height,
+            "direction": ball.direction.name,
+        },
+    )
+    return True
 
 
 def _value_rank(b: WBall) -> tuple[int, int]:

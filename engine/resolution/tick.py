@@ -15,7 +15,7 @@ from .dragons import (
     swallow_landed_passes,
 )
 from .finish import end_of_tick
-from .flight import balls_fly, players_fly, throw_passes
+from .flight import balls_fly, land_passes, players_fly, throw_passes
 from .start import start_of_tick
 from .work import Work, reset_tick_flags
 
@@ -28,19 +28,25 @@ def run_tick(w: Work, orders: OrderIndex, rules: Ruleset, dice: Dice, events: li
     t = Tick(w, orders, rules, dice, events)
     # 0. start of round and tick
     start_of_tick(t)
-    # 1. flights: players, dragons (mouth, fire), free balls, passes
+    next_tick = rules.passes_next_tick
+    # 1. flights: players, dragons (mouth, fire), free balls, passes landing
     players_fly(t)
     dragons_fly(t)
     balls_fly(t)
-    throw_passes(t)
+    if next_tick:
+        land_passes(t)  # thrown at step 4 of the tick before
+    else:
+        throw_passes(t, 1)  # version 1: thrown and landed at once
     # 2. passes landed where an open mouth can swallow them
     swallow_landed_passes(t)
     # 3. players with each other, then with dragons and fire
     collisions(t)
     dragons_meet_players(t)
     burn_balls(t)
-    # 4. passes caught
+    # 4. passes: the landed ones caught, this tick's thrown
     catch_passes(t)
+    if next_tick:
+        throw_passes(t, 4)
     # 5. steals
     steals(t)
     # 6. balls in free flight caught

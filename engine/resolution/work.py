@@ -89,6 +89,8 @@ class WBall:
         "spell",
         "enchanted_by",
         "swallowed_by",
+        "pass_to",
+        "passer",
         "frozen",
         # per tick
         "catchable",
@@ -110,6 +112,8 @@ class WBall:
         self.spell = b.spell
         self.enchanted_by = b.enchanted_by
         self.swallowed_by = b.swallowed_by
+        self.pass_to = b.pass_to
+        self.passer = b.passer
         self.frozen = b
         self.catchable = False
         self.released = False
@@ -133,6 +137,8 @@ class WDragon:
         "open_ticks",
         "swallowed_players",
         "swallowed_balls",
+        # per tick
+        "pending_step",
         # per tick (after step 1)
         "body",
         "tail",
@@ -156,6 +162,7 @@ class WDragon:
         self.open_ticks = d.open_ticks
         self.swallowed_players = list(d.swallowed_players)
         self.swallowed_balls = list(d.swallowed_balls)
+        self.pending_step = -1  # the step of this tick's last swallow (§1: same moment)
         self.body = body
         self.tail = tail
         self.mouth: frozenset[int] = frozenset()
@@ -164,7 +171,7 @@ class WDragon:
 
 
 class WTeam:
-    __slots__ = ("side", "name", "score", "enchanted_left", "warnings", "frozen")
+    __slots__ = ("side", "name", "score", "enchanted_left", "warnings", "warned_round", "frozen")
 
     def __init__(self, t: TeamState) -> None:
         self.frozen = t
@@ -173,6 +180,7 @@ class WTeam:
         self.score = t.score
         self.enchanted_left = t.enchanted_left
         self.warnings = t.warnings
+        self.warned_round = t.warned_round
 
 
 class Work:
@@ -239,14 +247,16 @@ def reset_tick_flags(w: Work) -> None:
         p.catch_step = 0
         p.catch_note = None
     for b in w.balls:
-        # §9.6: only a ball free at the start of the tick can be caught.
-        b.catchable = b.status == "free"
+        # §9.6: only a ball free at the start of the tick can be caught (a
+        # pass still in the air lands at step 1 and is caught at step 4).
+        b.catchable = b.status == "free" and b.pass_to is None
         b.released = False
         b.passed = False
         b.danger_checked = False
     for d in w.dragons:
         d.fire = None
         d.fire_set = frozenset()
+        d.pending_step = -1
 
 
 def freeze(w: Work) -> MatchState:
@@ -313,6 +323,8 @@ def _ball(b: WBall) -> BallState:
         and f.spell == b.spell
         and f.enchanted_by == b.enchanted_by
         and f.swallowed_by == b.swallowed_by
+        and f.pass_to == b.pass_to
+        and f.passer == b.passer
     ):
         f = BallState(
             b.name,
@@ -325,6 +337,8 @@ def _ball(b: WBall) -> BallState:
             b.spell,
             b.enchanted_by,
             b.swallowed_by,
+            b.pass_to,
+            b.passer,
         )
     b.frozen = f
     return f
@@ -332,8 +346,13 @@ def _ball(b: WBall) -> BallState:
 
 def _team(t: WTeam) -> TeamState:
     f = t.frozen
-    if f.score != t.score or f.enchanted_left != t.enchanted_left or f.warnings != t.warnings:
-        f = TeamState(t.side, t.name, t.score, t.enchanted_left, t.warnings)
+    if (
+        f.score != t.score
+        or f.enchanted_left != t.enchanted_left
+        or f.warnings != t.warnings
+        or f.warned_round != t.warned_round
+    ):
+        f = TeamState(t.side, t.name, t.score, t.enchanted_left, t.warnings, t.warned_round)
         t.frozen = f
     return f
 

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from engine.dice import Dice
 from engine.events import Event, Kind
-from engine.geometry import Direction, Side
+from engine.geometry import Direction, Side, direction_between
 from engine.orders import (
     Action,
     DragonMove,
@@ -132,6 +132,34 @@ def free_ball(
     )
 
 
+def in_air(
+    name: str,
+    from_cell: int,
+    to_cell: int,
+    to_height: int = 2,
+    *,
+    height: int = 2,
+    passer: tuple[Side, int] = ("right", 1),
+    spell: str | None = None,
+) -> BallState:
+    """A ball passed last tick from ``from_cell``: it lands on ``to_cell`` at
+    step 1 of the next tick (§9, ``passes.flight = "next_tick"``)."""
+    return BallState(
+        name,
+        "free",
+        from_cell,
+        height,
+        None,
+        direction_between(from_cell, to_cell) or Direction.E,
+        0,
+        spell,
+        passer[0] if spell else None,
+        None,
+        (to_cell, to_height),
+        PlayerRef(*passer),
+    )
+
+
 def dragon(
     side: Side,
     head: int | None = None,
@@ -160,6 +188,7 @@ def position(
     tick: int = 0,
     score: tuple[int, int] = (0, 0),
     enchanted_left: tuple[int, int] = (5, 5),
+    warned_round: tuple[int | None, int | None] = (None, None),
     rules: Ruleset = CLASSIC,
 ) -> MatchState:
     """A hand-built position.  Held balls are derived from the players'
@@ -182,8 +211,22 @@ def position(
         round=round_,
         tick=tick,
         teams=(
-            TeamState("left", "Левые", score[0], enchanted_left[0]),
-            TeamState("right", "Правые", score[1], enchanted_left[1]),
+            TeamState(
+                "left",
+                "Левые",
+                score[0],
+                enchanted_left[0],
+                int(bool(warned_round[0])),
+                warned_round[0],
+            ),
+            TeamState(
+                "right",
+                "Правые",
+                score[1],
+                enchanted_left[1],
+                int(bool(warned_round[1])),
+                warned_round[1],
+            ),
         ),
         players=tuple(players),
         balls=tuple(all_balls),

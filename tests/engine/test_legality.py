@@ -278,10 +278,19 @@ def test_s9_nothing_can_be_ordered_once_the_match_is_over() -> None:
 
 
 def test_s10_penalties_are_for_game_masters_and_future_ticks() -> None:
-    state = position([ME], tick=1)
+    state = position([ME], tick=1, round_=4, warned_round=(3, None))
     assert codes(check(state, Penalty("left", 1))) == [Code.PENALTY_TICK]
     assert check(state, Penalty("left", 3)) == []
     assert codes(check(state, Penalty("left", 3), side="left")) == [Code.GM_ONLY]
+
+
+def test_s10_a_penalty_needs_a_warning_in_the_round_before() -> None:
+    for warned in (None, 2, 4):  # never, two rounds ago, this round
+        state = position([ME], round_=4, warned_round=(warned, None))
+        pen = Penalty("left", 1)
+        problem = only(check(state, pen), pen)
+        assert problem.code == Code.PENALTY_NO_WARNING
+        assert problem.params == {"side": "left", "round": 3}
 
 
 def test_s9_every_problem_names_its_order() -> None:

@@ -15,6 +15,7 @@ from enginekit import (
     drg,
     fly,
     free_ball,
+    in_air,
     moving,
     orders,
     player,
@@ -23,7 +24,7 @@ from enginekit import (
 )
 
 from engine.events import Event, Kind
-from engine.orders import Catch, Pass, RoundOrders, Steal
+from engine.orders import Catch, RoundOrders, Steal
 from engine.resolve import resolve_tick
 from engine.ruleset import Ruleset
 from engine.state import MatchState
@@ -165,9 +166,8 @@ def test_s6_random_fire_statistics() -> None:
 
 @pytest.mark.parametrize(("cell", "height", "p"), [(HEAD, 2, 1.0), (HEAD, 3, 0.75), (119, 1, 0.5)])
 def test_s7_ball_swallow_statistics(cell: int, height: int, p: float) -> None:
-    state = position([player("right", 1, 70, 2, balls=("red",))])
-    given = orders(fly("right", 1, 70, 2, Pass("red", cell, height)))
-    share, ps = measure(state, given, Kind.BALL_SWALLOW_ROLL, keep=lambda e: e.step == 2)
+    state = position([player("right", 1, 70, 2)], [in_air("red", 70, cell, height)])
+    share, ps = measure(state, RoundOrders(), Kind.BALL_SWALLOW_ROLL, keep=lambda e: e.step == 2)
     assert ps == {p} and within(share, p)
 
 

@@ -1,5 +1,9 @@
 """A recorded match re-run from its seeds gives the same final state and
-the same events (tests/engine/data/record_match.py made the recording)."""
+the same events (tests/engine/data/record_match.py made the recording).
+
+The recording was made under version 1 of the classic ruleset (before the
+case book's rulings): replaying it under ``load_ruleset("classic", 1)``
+proves that an old version stays exactly reachable."""
 
 from __future__ import annotations
 
@@ -8,14 +12,14 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from enginekit import CLASSIC
-
 from engine.orders import RoundOrders
 from engine.resolve import resolve_round
+from engine.ruleset import load_ruleset
 from engine.simulate import simulate_match
 from engine.state import MatchState
 
 DATA = Path(__file__).parent / "data"
+VERSION_1 = load_ruleset("classic", 1)
 
 
 def _load() -> dict:
@@ -33,7 +37,7 @@ def _digest(events: list[dict]) -> str:
 
 def test_s9_replay_of_a_recorded_match_gives_the_same_final_state() -> None:
     doc = _load()
-    rules = replace(CLASSIC, max_rounds=doc["max_rounds"])
+    rules = replace(VERSION_1, max_rounds=doc["max_rounds"])
     state = MatchState.from_json(doc["initial"])
     events: list[dict] = []
     for rnd in doc["rounds"]:
@@ -50,7 +54,7 @@ def test_s9_the_recorded_match_is_what_the_policies_play_from_its_seed() -> None
     doc = _load()
     result = simulate_match(
         doc["seed"],
-        CLASSIC,
+        VERSION_1,
         max_rounds=doc["max_rounds"],
         policies=tuple(doc["policies"]),
         record=True,

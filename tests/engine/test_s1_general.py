@@ -11,8 +11,8 @@ from enginekit import (
     dragon,
     dragon_event,
     drg,
-    fly,
     free_ball,
+    in_air,
     of,
     one,
     orders,
@@ -22,7 +22,7 @@ from enginekit import (
 )
 
 from engine.events import Kind
-from engine.orders import Pass, RoundOrders
+from engine.orders import RoundOrders
 from engine.resolve import resolve_round
 from engine.state import BallState
 
@@ -30,9 +30,10 @@ HEAD = 102  # the left dragon's head; it stays (mouth open) without orders
 
 
 def _shot(ball: str, *, dragons=(), rolls=(0.0,), **kw):
-    """A right-team player at 70 passes ``ball`` into the left dragon's open mouth."""
-    state = position([player("right", 1, 70, 2, balls=(ball,))], dragons=dragons, **kw)
-    return resolve(state, orders(fly("right", 1, 70, 2, Pass(ball, HEAD, 2))), rolls)
+    """A right-team player at 70 passed ``ball`` last tick: it lands in the left
+    dragon's open mouth at step 1 and is swallowed at step 2."""
+    state = position([player("right", 1, 70, 2)], [in_air(ball, 70, HEAD)], dragons=dragons, **kw)
+    return resolve(state, None, rolls)
 
 
 def test_s1_goal_scores_for_the_team_not_owning_the_dragon() -> None:
@@ -50,8 +51,8 @@ def test_s1_goal_scores_for_the_team_not_owning_the_dragon() -> None:
 
 
 def test_s1_own_goal_scores_for_the_other_team() -> None:
-    state = position([player("left", 1, 70, 2, balls=("green",))])
-    result = resolve(state, orders(fly("left", 1, 70, 2, Pass("green", HEAD, 2))), [0.0])
+    state = position([player("left", 1, 70, 2)], [in_air("green", 70, HEAD, passer=("left", 1))])
+    result = resolve(state, None, [0.0])
     assert one(result.events, Kind.GOAL).data["scorer_side"] == "right"
 
 
@@ -106,8 +107,10 @@ def test_s1_paralysed_dragon_drops_to_height_one_and_never_moves() -> None:
 def test_s1_pepper_spits_out_the_swallowed_players_at_once() -> None:
     eaten = player("left", 3, None, None, status="swallowed", swallowed_by="left")
     d = dragon("left", swallowed_players=(eaten.ref,))
-    state = position([eaten, player("right", 1, 70, 2, balls=("red",))], dragons=[d], round_=5)
-    result = resolve(state, orders(fly("right", 1, 70, 2, Pass("red", HEAD, 2))), [0.0])
+    state = position(
+        [eaten, player("right", 1, 70, 2)], [in_air("red", 70, HEAD)], dragons=[d], round_=5
+    )
+    result = resolve(state, None, [0.0])
     spat = one(result.events, Kind.PLAYERS_SPAT)
     assert spat.step == 2
     assert spat.data == {
@@ -149,11 +152,9 @@ def _all_but(name: str) -> list[BallState]:
 def test_s1_match_ends_when_every_ball_is_swallowed() -> None:
     rules = replace(STILL, end_when_decided=False)
     state = position(
-        [player("right", 1, 70, 2, balls=("black",))], _all_but("black"), score=(0, 20)
+        [player("right", 1, 70, 2)], [*_all_but("black"), in_air("black", 70, HEAD)], score=(0, 20)
     )
-    result = resolve(
-        state, orders(fly("right", 1, 70, 2, Pass("black", HEAD, 2))), [0.0], rules=rules
-    )
+    result = resolve(state, None, [0.0], rules=rules)
     end = one(result.events, Kind.MATCH_END)
     assert end.data == {"reason": "all_balls", "score": {"left": 0, "right": 21}}
     assert result.state.status == "ended" and result.state.end_reason == "all_balls"
@@ -170,12 +171,12 @@ def test_s1_match_ends_when_a_whole_team_is_swallowed() -> None:
 def test_s1_match_ends_when_the_result_cannot_change() -> None:
     # Interpretation (match.end_when_decided): the lead exceeds what is left.
     state = position(
-        [player("right", 1, 70, 2, balls=("red",))],
-        [BallState("yellow", "swallowed", HEAD, 1, swallowed_by="left")],
+        [player("right", 1, 70, 2)],
+        [BallState("yellow", "swallowed", HEAD, 1, swallowed_by="left"), in_air("red", 70, HEAD)],
         score=(0, 10),
     )
     # Left in play before the shot: 1 + 2 + 3 + 5 = 11 > 10; after it 6 < 15.
-    result = resolve(state, orders(fly("right", 1, 70, 2, Pass("red", HEAD, 2))), [0.0])
+    result = resolve(state, None, [0.0])
     assert one(result.events, Kind.MATCH_END).data["reason"] == "decided"
 
 

@@ -10,6 +10,7 @@ from enginekit import (
     STILL,
     dragon,
     drg,
+    fly,
     free_ball,
     of,
     one,
@@ -20,7 +21,7 @@ from enginekit import (
 )
 
 from engine.events import Kind
-from engine.orders import RoundOrders
+from engine.orders import Catch, Pass, RoundOrders, Steal
 from engine.resolve import resolve_round
 
 # The left dragon as it starts: head 102 facing east, body 101, tail 100,
@@ -73,6 +74,35 @@ def test_s6_closed_head_other_height_opponent_knocked_team_mate_safe() -> None:
     assert (knock.data["side"], knock.data["part"], knock.p) == ("right", "head", 0.5)
     assert result.state.player("right", 1).status == "hospital"
     assert result.state.player("left", 1).status == "active"
+
+
+@pytest.mark.parametrize(
+    ("cell", "part", "action"),
+    [
+        (TAIL, "tail", Catch("green")),
+        (BODY, "body", Steal(1)),
+        (HEAD, "head", Pass("red", 40, 2)),
+    ],
+)
+def test_s9_3a_surviving_a_closed_dragon_knock_loses_the_ticks_actions(cell, part, action) -> None:
+    # §9.3а: with the mouth closed, "просто как столкновение с последствиями,
+    # как при столкновении с игроком": like a collision survivor, he keeps his
+    # balls and loses every action chosen for the tick.
+    state = position(
+        [player("right", 1, cell, 3, balls=("red",)), player("left", 1, 87, 3, balls=("blue",))],
+        [free_ball("green", cell, 3)],
+        dragons=[low_dragon()],
+    )
+    given = orders(CLOSED, fly("right", 1, cell, 3, action))
+    result = resolve(state, given, [0.5])  # the 50% knock fails: he holds on
+    held = one(result.events, Kind.HELD_ON)
+    assert held.data == {"side": "right", "number": 1, "dragon": "left", "part": part}
+    lost = one(result.events, Kind.ACTION_LOST)
+    assert (lost.step, lost.data["reason"]) == (3, "held_on")
+    assert not of(result.events, Kind.CATCH_ROLL)
+    assert not of(result.events, Kind.STEAL_ROLL)
+    assert not of(result.events, Kind.PASS)
+    assert result.state.player("right", 1).balls == ("red",)
 
 
 def test_s6_open_mouth_same_cell_same_height_swallows_anyone() -> None:

@@ -46,6 +46,8 @@ def midgame() -> MatchState:
         )
     s = s.with_ball(replace(s.ball("yellow"), cell=50, height=1))
     s = s.with_dragon(replace(s.dragon("right"), effect="daze"))
+    # The game master warned the right team in round 1 (§10: a penalty may follow).
+    s = s.with_team(replace(s.team("right"), warnings=1, warned_round=1))
     return s.with_dragon(replace(s.dragon("left"), head=104, volleys_left=1))
 
 

@@ -65,16 +65,29 @@ async def test_deadline_changes_are_announced(table: Table) -> None:
 
 
 async def test_penalty_throw_in_reaches_the_engine(table: Table) -> None:
+    # §10: the penalty comes in the round after the warning, never before.
+    refused = await table.say(GM, "/penalty right 3")
+    assert refused.status == "rejected" and "/warn" in refused.text
     assert (await table.say(GM, "/warn right мячи держат")).status == "ok"
-    reply = await table.say(GM, "/penalty right 3")
-    assert reply.status == "ok", reply.text
-    assert [(r.unit, r.side, r.tick) for r in table.rows(OrderRow)] == [("penalty", "right", 3)]
-    assert (await table.say(301, "/orders")).status == "ok"
+    assert (await table.say(GM, "/penalty right 3")).status == "rejected"  # same round
+    assert [(r.unit, r.side) for r in table.rows(OrderRow)] == [("warning", "right")]
     await table.clock.set(FIRST_DEADLINE)
     await table.service.resolve_due()
-    first = table.rounds()[0]
-    assert first.orders is not None and first.orders["penalties"] == [{"side": "right", "tick": 3}]
+    first, second = table.rounds()[:2]
+    assert first.orders is not None and first.orders["warnings"] == [{"side": "right"}]
     kinds = {e.kind for e in table.rows(EventRow, EventRow.round_id == first.id)}
+    assert "warning" in kinds
+    assert table.state().team("right").warned_round == 1
+    reply = await table.say(GM, "/penalty right 3")
+    assert reply.status == "ok", reply.text
+    assert (await table.say(301, "/orders")).status == "ok"
+    await table.clock.set(second.deadline)
+    await table.service.resolve_due()
+    second = table.rounds()[1]
+    assert second.orders is not None and second.orders["penalties"] == [
+        {"side": "right", "tick": 3}
+    ]
+    kinds = {e.kind for e in table.rows(EventRow, EventRow.round_id == second.id)}
     assert kinds & {"penalty_throw_in", "penalty_nothing"}
 
 

@@ -49,8 +49,10 @@ class Table:
         edit_of: str | None = None,
         external_id: str | None = None,
         received_at: datetime | None = None,
+        meta: dict[str, str] | None = None,
     ) -> Reply:
-        """A Telegram message from ``user`` in his private chat (or ``chat``)."""
+        """A Telegram message from ``user`` in his private chat (or ``chat``);
+        ``meta`` as the Telegram adapter gives it (``username``, ``name``, …)."""
         n = next(self._ids)
         where = chat or str(user)
         return await self.service.receive(
@@ -63,6 +65,7 @@ class Table:
                 received_at=received_at or self.clock.now(),
                 chat=where,
                 edit_of=edit_of,
+                meta=meta or {},
             )
         )
 
