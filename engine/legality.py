@@ -392,7 +392,7 @@ class _PlayerWalk:
             status = self.state.ball(ball).status
         except ValueError:
             status = "free"
-        if status in ("swallowed", "burnt"):
+        if status in ("swallowed", "burnt", "out"):
             self.add(Code.BALL_OUT_OF_PLAY, o, ball=ball, status=status)
             return True
         return False

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from .dice import Dice, derive_seed, seed_bytes
 from .events import Event
 from .orders import RoundOrders
-from .resolution.context import OrderIndex
+from .resolution.context import Forcing, OrderIndex
 from .resolution.tick import run_tick
 from .resolution.work import freeze, thaw
 from .ruleset import Ruleset
@@ -49,10 +49,12 @@ def resolve_round(
     seed: str | int | bytes,
     *,
     ticks: int | None = None,
+    forcing: Forcing | None = None,
 ) -> RoundResult:
     """Resolve from tick ``state.tick + 1`` to the end of the round, or only
     ``ticks`` ticks.  After the round's last tick the state moves on to
-    ``round + 1, tick 0``, or ends (§1)."""
+    ``round + 1, tick 0``, or ends (§1).  ``forcing`` decides named draws
+    (the case book, :mod:`engine.cases`)."""
     if state.ended:
         return RoundResult(state, (), ())
     remaining = ruleset.ticks_per_round - state.tick
@@ -65,7 +67,7 @@ def resolve_round(
     for _ in range(count):
         dice = _tick_dice(base, work.round, work.tick + 1)
         round_before = work.round
-        run_tick(work, index, ruleset, dice, events)
+        run_tick(work, index, ruleset, dice, events, forcing)
         states.append(freeze(work))
         if work.status == "ended" or work.round != round_before:
             break
@@ -80,15 +82,17 @@ def resolve_tick(
     seed: str | int | bytes = 0,
     *,
     dice: Dice | None = None,
+    forcing: Forcing | None = None,
 ) -> RoundResult:
     """Resolve the single tick ``state.tick + 1``; ``dice`` replaces the
-    seeded stream (tests force rolls through it)."""
+    seeded stream (tests force rolls through it), ``forcing`` decides named
+    draws."""
     if state.ended or state.tick >= ruleset.ticks_per_round:
         return RoundResult(state, (), ())
     work = thaw(state, ruleset)
     events: list[Event] = []
     if dice is None:
         dice = _tick_dice(seed_bytes(seed), state.round, state.tick + 1)
-    run_tick(work, OrderIndex(orders), ruleset, dice, events)
+    run_tick(work, OrderIndex(orders), ruleset, dice, events, forcing)
     final = freeze(work)
     return RoundResult(final, tuple(events), (final,))

@@ -16,10 +16,12 @@ STATE_VERSION: Final = 1
 LASTING_EFFECTS: Final = ("daze", "sneeze")  # last until the next ball (§1)
 
 PlayerStatus = Literal["active", "hospital", "swallowed", "reserve"]
-BallStatus = Literal["free", "held", "vanished", "swallowed", "burnt"]
+# "out": not in this position at all — only hand-built case-book positions
+# have such balls (they count as in play for §1's end conditions).
+BallStatus = Literal["free", "held", "vanished", "swallowed", "burnt", "out"]
 MatchStatus = Literal["playing", "ended"]
 PLAYER_STATUSES: Final = ("active", "hospital", "swallowed", "reserve")
-BALL_STATUSES: Final = ("free", "held", "vanished", "swallowed", "burnt")
+BALL_STATUSES: Final = ("free", "held", "vanished", "swallowed", "burnt", "out")
 
 
 class StateError(ValueError):

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 import click
 
+from bot.commands.case_cmd import case_cmd
 from engine.consistency import state_problems
 from engine.legality import check_orders
 from engine.orders import OrdersError, RoundOrders
@@ -82,7 +83,11 @@ _PATH = click.Path(dir_okay=False, path_type=Path)
 
 @click.group("engine")
 def engine() -> None:
-    """Rules-engine tools: an opening position, resolving a round, checking orders."""
+    """Rules-engine tools: an opening position, resolving a round, checking
+    orders, running the case book."""
+
+
+engine.add_command(case_cmd)
 
 
 @engine.command("new")

@@ -1,5 +1,4 @@
-"""The language in short, for /help (catalog key ``order.help``), and its
-vocabulary table for docs/orders.md."""
+"""The language in short, for /help, and its vocabulary table for docs/orders.md."""
 
 from __future__ import annotations
 
@@ -7,7 +6,7 @@ from typing import Final
 
 from bot.i18n import t
 
-from .lexicon import BALL_NAMES, FILLERS, KEYWORDS
+from .lexicon import BALL_NAMES, FILLERS, KEYWORDS, NUMBER_WORDS
 from .messages import BALL_LABELS
 
 __all__ = ["help_text", "render_vocabulary", "vocabulary_markdown"]
@@ -36,6 +35,8 @@ _TYPE_LABELS: Final[dict[str, str]] = {
     "TO": "куда / to (optional)",
     "V": "в: высота или «куда» / height mark or “to”",
     "H": "высота / height mark",
+    "CELL": "клетка (по желанию) / cell (optional)",
+    "RECEIVER": "пас игроку / pass to a team-mate",
     "FORWARD": "дракон: вперёд / forward",
     "LEFT": "дракон: налево / turn left",
     "RIGHT": "дракон: направо / turn right",
@@ -59,6 +60,11 @@ def vocabulary_markdown() -> str:
     for ball, stems in BALL_NAMES.items():
         ru, en = BALL_LABELS[ball]
         rows.append(f"| {ru} / {en} | {', '.join(s + '…' for s in stems)} |")
+    numbers: dict[str, list[str]] = {}
+    for word, digit in NUMBER_WORDS.items():
+        numbers.setdefault(digit, []).append(word)
+    spelled = "; ".join(f"{d}: {', '.join(ws)}" for d, ws in sorted(numbers.items()))
+    rows += ["", f"Числа словами / number words: {spelled}."]
     rows += ["", f"Пропускаются / skipped: {', '.join(sorted(FILLERS))}."]
     return "\n".join(rows)
 

@@ -27,6 +27,13 @@ __all__ = [
 ]
 
 MESSAGES: Final[dict[str, str]] = {
+    "unknown_spell_list": N_("order.unknown_spell_list"),
+    "unknown_counter_list": N_("order.unknown_counter_list"),
+    "receiver_unknown": N_("order.receiver_unknown"),
+    "receiver_next_round": N_("order.receiver_next_round"),
+    "pass_ball_which": N_("order.pass_ball_which"),
+    "pass_ball_none": N_("order.pass_ball_none"),
+    "one_action": N_("order.one_action"),
     # -- syntax ----------------------------------------------------------------------
     "syntax_token": N_("order.syntax_token"),
     "syntax_end": N_("order.syntax_end"),
@@ -39,7 +46,6 @@ MESSAGES: Final[dict[str, str]] = {
     "stay_unknown": N_("order.stay_unknown"),
     "dragon_conflict": N_("order.dragon_conflict"),
     "clear_what": N_("order.clear_what"),
-    "pass_ball": N_("order.pass_ball"),
     "extra_word": N_("order.extra_word"),
     "counter_in_pass": N_("order.counter_in_pass"),
     "spell_in_catch": N_("order.spell_in_catch"),

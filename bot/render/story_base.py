@@ -97,7 +97,7 @@ class StoryBase:
             return ""
         if e.ok is None and e.p > 0:
             n = round(1 / e.p)
-            return f"1 из {n}" if self.lang == "ru" else f"1 in {n}"
+            return self.t("report.one_in", n=n)
         return percent(e.p)
 
     def score(self, value: Any) -> str:

@@ -37,8 +37,12 @@ _ARROW = {
 }
 
 
-def text_diagram(state: MatchState, ruleset: Ruleset, *, lang: str = "ru") -> str:
-    """The position as a monospace map plus a listing (about 100 columns)."""
+def text_diagram(
+    state: MatchState, ruleset: Ruleset, *, lang: str = "ru", listing: bool = True
+) -> str:
+    """The position as a monospace map plus a listing (about 100 columns);
+    ``listing=False``: the map and its legend only (a results mail, whose
+    report ends with the end-of-round table already)."""
     check_lang(lang)
     marks: dict[int, list[str]] = {}
     details: dict[int, list[str]] = {}
@@ -88,6 +92,8 @@ def text_diagram(state: MatchState, ruleset: Ruleset, *, lang: str = "ru") -> st
     letters = "/".join(ball_letter(name, lang) for name in ruleset.ball_order)
     out.append("")
     out.extend(textwrap.wrap(t("diagram.legend", lang, balls=letters), WIDTH))
+    if not listing:
+        return "\n".join(out) + "\n"
     out.append(
         t(
             "diagram.score",

@@ -10,7 +10,7 @@ from ..events import Kind
 from ..orders import Catch, Pass, Steal
 from ..ruleset import Ruleset
 from ..state import other_side
-from .context import Tick
+from .context import Tick, player_label
 from .geo import DIST
 from .work import WBall, WPlayer
 
@@ -43,8 +43,13 @@ def collisions(t: Tick) -> None:
             for p in group:
                 t.fall(3, p, "collision")
             continue
-        roll, i = t.dice.index(2)
-        first, second = group[i], group[1 - i]
+        roll, first = t.pick(
+            Kind.COLLISION_PICK,
+            {"cell": cell, "height": height},
+            group,
+            [player_label(p.side, p.number) for p in group],
+        )
+        second = group[1] if first is group[0] else group[0]
         t.emit(
             3,
             Kind.COLLISION_PICK,
@@ -243,8 +248,12 @@ def _claim(t: Tick, step: int, b: WBall, claimants: list[WPlayer], *, from_pass:
         return
     winner = made[0]
     if len(made) > 1:
-        roll, i = t.dice.index(len(made))
-        winner = made[i]
+        roll, winner = t.pick(
+            Kind.CATCH_PICK,
+            {"ball": b.name},
+            made,
+            [player_label(p.side, p.number) for p in made],
+        )
         t.emit(
             step,
             Kind.CATCH_PICK,
@@ -352,7 +361,7 @@ def steals(t: Tick) -> None:
         roll: float | None = None
         ball = takeable[0]
         if len(takeable) > 1:
-            roll, ball = t.dice.pick(takeable)
+            roll, ball = t.pick(Kind.STEAL, data, takeable, [b.name for b in takeable])
             p_pick = 1 / len(takeable)
         target.balls.remove(ball)
         p.balls.append(ball)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import fields
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from ..dice import Dice
 from ..events import Event, Kind
@@ -14,7 +14,34 @@ from ..ruleset import Ruleset
 from .geo import on_field_directions
 from .work import WBall, Work, WPlayer
 
-__all__ = ["OrderIndex", "Tick", "make_event"]
+__all__ = ["Forcing", "OrderIndex", "Tick", "make_event", "player_label"]
+
+T = TypeVar("T")
+
+
+class Forcing(Protocol):
+    """Decides some draws by name instead of by the dice (the case book's
+    "the steal roll succeeds", "the collision picks R1").  The dice are still
+    drawn, so the stream of the other draws does not move; the recorded roll
+    is one that gives the forced outcome."""
+
+    def chance(
+        self, round_: int, tick: int, kind: Kind, data: dict[str, Any], p: float
+    ) -> bool | None:
+        """The forced outcome of a chance draw, or None to let the dice decide."""
+        ...
+
+    def pick(
+        self, round_: int, tick: int, kind: Kind, data: dict[str, Any], labels: Sequence[str]
+    ) -> int | None:
+        """The forced index of a fair pick among ``labels``, or None."""
+        ...
+
+
+def player_label(side: str, number: int) -> str:
+    """How cases and forced dice name a player: L1, R7."""
+    return f"{side[0].upper()}{number}"
+
 
 _EVENT_FIELDS = ("round", "tick", "step", "kind", "data", "p", "roll", "ok")
 
@@ -80,12 +107,19 @@ class OrderIndex:
 class Tick:
     """Everything one tick's steps share.  ``emit`` appends to the log."""
 
-    __slots__ = ("dice", "events", "orders", "round", "rules", "tick", "w")
+    __slots__ = ("dice", "events", "forcing", "orders", "round", "rules", "tick", "w")
 
     def __init__(
-        self, w: Work, orders: OrderIndex, rules: Ruleset, dice: Dice, events: list[Event]
+        self,
+        w: Work,
+        orders: OrderIndex,
+        rules: Ruleset,
+        dice: Dice,
+        events: list[Event],
+        forcing: Forcing | None = None,
     ) -> None:
         self.w = w
+        self.forcing = forcing
         self.orders = orders
         self.rules = rules
         self.dice = dice
@@ -107,14 +141,37 @@ class Tick:
     def chance(self, step: int, kind: Kind, data: dict[str, Any], p: float) -> bool:
         """Draw against ``p`` and record it."""
         roll, ok = self.dice.chance(p)
+        if self.forcing is not None:
+            forced = self.forcing.chance(self.round, self.tick, kind, data, p)
+            if forced is not None:
+                ok = forced
+                roll = p / 2 if forced else p + (1 - p) / 2
         self.events.append(make_event(self.round, self.tick, step, kind, data, p, roll, ok))
         return ok
+
+    def pick(
+        self, kind: Kind, data: dict[str, Any], options: Sequence[T], labels: Sequence[str]
+    ) -> tuple[float, T]:
+        """A fair pick among ``options`` (named ``labels`` for forcing); the
+        caller records it in its event."""
+        roll, i = self.dice.index(len(options))
+        if self.forcing is not None:
+            forced = self.forcing.pick(self.round, self.tick, kind, data, labels)
+            if forced is not None:
+                i = forced
+                roll = (i + 0.5) / len(options)
+        return roll, options[i]
 
     def random_direction(
         self, step: int, ball: WBall, choices: tuple[Direction, ...] | list[Direction]
     ) -> Direction:
         """A fair pick of a new course for ``ball``, recorded as ball_direction."""
-        roll, d = self.dice.pick(choices)
+        roll, d = self.pick(
+            Kind.BALL_DIRECTION,
+            {"ball": ball.name, "cell": ball.cell},
+            choices,
+            [c.name for c in choices],
+        )
         self.emit(
             step,
             Kind.BALL_DIRECTION,

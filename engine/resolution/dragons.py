@@ -273,7 +273,12 @@ def _bounce_off_head(t: Tick, step: int, d: WDragon, b: WBall) -> None:
     """§7: a closed mouth: the ball bounces off the head in a random direction
     (one cell away, off the dragon) and is free, uncatchable this tick."""
     choices = [x for x in on_field_directions(d.head) if NEXT[d.head][x] != d.body]
-    roll, direction = t.dice.pick(choices)
+    roll, direction = t.pick(
+        Kind.BALL_BOUNCE,
+        {"ball": b.name, "cell": d.head, "reason": "closed_mouth"},
+        choices,
+        [c.name for c in choices],
+    )
     cell = NEXT[d.head][direction]
     b.cell = cell
     b.direction = direction

@@ -152,7 +152,12 @@ def _fly(t: Tick, b: WBall, speed: int, danger: frozenset[int]) -> None:
             allowed = [x for x in on_field_directions(cell) if NEXT[cell][x] not in danger]
             if not allowed:
                 break
-            roll, d = t.dice.pick(allowed)
+            roll, d = t.pick(
+                Kind.BALL_BOUNCE,
+                {"ball": b.name, "cell": cell, "reason": "dome" if not nxt else "dragon"},
+                allowed,
+                [x.name for x in allowed],
+            )
             t.emit(
                 1,
                 Kind.BALL_BOUNCE,

@@ -137,7 +137,12 @@ def _throw_in(t: Tick, side: Side, *, announce_nothing: bool) -> bool:
     ball.catchable = False
     ball.released = True
     ball.pass_ticks_left = 0
-    roll_h, height = t.dice.pick(rules.heights)
+    roll_h, height = t.pick(
+        Kind.BALL_HEIGHT,
+        {"ball": ball.name, "cell": ball.cell},
+        rules.heights,
+        [str(h) for h in rules.heights],
+    )
     t.emit(
         0,
         Kind.BALL_HEIGHT,

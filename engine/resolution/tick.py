@@ -6,7 +6,7 @@ from ..dice import Dice
 from ..events import Event
 from ..ruleset import Ruleset
 from .contact import catch_free_balls, catch_passes, collisions, steals
-from .context import OrderIndex, Tick
+from .context import Forcing, OrderIndex, Tick
 from .dragons import (
     burn_balls,
     dragons_fly,
@@ -22,10 +22,17 @@ from .work import Work, reset_tick_flags
 __all__ = ["run_tick"]
 
 
-def run_tick(w: Work, orders: OrderIndex, rules: Ruleset, dice: Dice, events: list[Event]) -> None:
+def run_tick(
+    w: Work,
+    orders: OrderIndex,
+    rules: Ruleset,
+    dice: Dice,
+    events: list[Event],
+    forcing: Forcing | None = None,
+) -> None:
     """Resolve tick ``w.tick + 1`` of round ``w.round`` in place."""
     reset_tick_flags(w)
-    t = Tick(w, orders, rules, dice, events)
+    t = Tick(w, orders, rules, dice, events, forcing)
     # 0. start of round and tick
     start_of_tick(t)
     next_tick = rules.passes_next_tick

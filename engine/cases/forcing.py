@@ -1,0 +1,188 @@
+"""Dice forced by name, and the words that pick out an event.
+
+A case forces a draw by what it is about, not by its place in the stream:
+
+    [dice]
+    "steal L2" = true             # L2's steal roll succeeds
+    "collision" = "R1"            # the collision picks R1 to fall
+    "second_falls" = false        # ... and the other one holds on
+    "direction green" = "NE"      # the green ball's next course
+    "catch L3 tick=2" = false     # only on tick 2
+
+The key is a draw's name (an event kind or its short alias, below) and
+words that must all fit the draw: a player (``L2``), a ball, a side
+(``left``), a number (a cell), or ``key=value`` for any field of the
+event's data (``where=adjacent``) and ``tick=``/``round=``.  The value is
+the outcome: true/false for a chance, a name for a fair pick (a player for a
+collision or catch pick, a direction, a ball, a height).  A draw no rule
+fits comes from the seed.  The same words pick out events in a case's
+``events`` and ``no_events`` (there also ``step=`` and ``yes``/``no``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from ..events import Event, Kind
+from ..resolution.context import player_label
+from .text import CaseError, is_ref, parse_outcome
+
+__all__ = ["ALIASES", "DiceRule", "NamedDice", "Selector", "parse_selector"]
+
+# Short names a case may use for the draws (any event kind also works).
+ALIASES: Final[dict[str, Kind]] = {
+    "catch": Kind.CATCH_ROLL,
+    "catch_pick": Kind.CATCH_PICK,
+    "steal": Kind.STEAL_ROLL,
+    "steal_ball": Kind.STEAL,
+    "collision": Kind.COLLISION_PICK,
+    "second_falls": Kind.COLLISION_SECOND,
+    "knock": Kind.DRAGON_KNOCK_ROLL,
+    "swallow": Kind.SWALLOW_ROLL,
+    "ball_swallow": Kind.BALL_SWALLOW_ROLL,
+    "vanish": Kind.YELLOW_VANISH,
+    "appear": Kind.YELLOW_APPEAR,
+    "random_fire": Kind.RANDOM_FIRE_ROLL,
+    "direction": Kind.BALL_DIRECTION,
+    "bounce": Kind.BALL_BOUNCE,
+    "height": Kind.BALL_HEIGHT,
+}
+_CONTEXT: Final = ("round", "tick", "step")
+
+
+@dataclass(frozen=True, slots=True)
+class Selector:
+    """``kind word word …``: an event kind and words its data must fit."""
+
+    text: str
+    kind: Kind
+    words: tuple[str, ...]
+
+    def fits(self, kind: Kind, data: dict[str, Any], context: dict[str, Any]) -> bool:
+        return kind == self.kind and all(_fits(w, data, context) for w in self.words)
+
+    def fits_event(self, e: Event) -> bool:
+        context = {"round": e.round, "tick": e.tick, "step": e.step, "ok": e.ok}
+        return self.fits(e.kind, e.data, context)
+
+
+def parse_selector(text: str, where: str) -> Selector:
+    words = text.split()
+    if not words:
+        raise CaseError(f"{where}: an empty name")
+    head = words[0].lower()
+    kind = ALIASES.get(head)
+    if kind is None:
+        try:
+            kind = Kind(head)
+        except ValueError:
+            names = ", ".join(sorted(ALIASES))
+            raise CaseError(
+                f"{where}: {words[0]!r} is not an event kind nor a draw's name ({names})"
+            ) from None
+    return Selector(text, kind, tuple(words[1:]))
+
+
+def _fits(word: str, data: dict[str, Any], context: dict[str, Any]) -> bool:
+    if "=" in word:
+        key, value = word.split("=", 1)
+        found = context[key] if key in _CONTEXT and key in context else data.get(key)
+        return _same(found, value)
+    low = word.lower()
+    if low in ("yes", "no") and "ok" in context:
+        return context["ok"] is (low == "yes")
+    if is_ref(word):
+        label = word.upper()
+        if (
+            "side" in data
+            and "number" in data
+            and player_label(str(data["side"]), int(data["number"])) == label
+        ):
+            return True
+        return any(
+            isinstance(v, list)
+            and any(
+                isinstance(x, dict)
+                and "side" in x
+                and player_label(str(x["side"]), int(x["number"])) == label
+                for x in v
+            )
+            for v in data.values()
+        )
+    return any(
+        _same(v, word) or (isinstance(v, list) and any(_same(x, word) for x in v))
+        for v in data.values()
+    )
+
+
+def _same(value: Any, word: str) -> bool:
+    if value is None or isinstance(value, dict | list):
+        return False
+    if isinstance(value, bool):
+        return word.lower() == str(value).lower()
+    return str(value).lower() == word.lower()
+
+
+@dataclass(slots=True)
+class DiceRule:
+    selector: Selector
+    outcome: bool | str
+    used: int = 0
+
+
+class NamedDice:
+    """The :class:`engine.resolution.context.Forcing` of a case's ``[dice]``.
+
+    ``problems`` collects what could not be forced (a certain roll forced to
+    fail, a pick forced to a name that is not among the choices)."""
+
+    def __init__(self, table: dict[str, Any], where: str = "dice") -> None:
+        rules = [
+            DiceRule(parse_selector(k, f"{where}.{k}"), parse_outcome(v, f"{where}.{k}"))
+            for k, v in table.items()
+        ]
+        # The most specific rule first: "catch L2" before "catch".
+        self.rules = sorted(rules, key=lambda r: -len(r.selector.words))
+        self.problems: list[str] = []
+
+    def _rule(self, round_: int, tick: int, kind: Kind, data: dict[str, Any]) -> DiceRule | None:
+        context = {"round": round_, "tick": tick}
+        for rule in self.rules:
+            if rule.selector.fits(kind, data, context):
+                rule.used += 1
+                return rule
+        return None
+
+    def chance(
+        self, round_: int, tick: int, kind: Kind, data: dict[str, Any], p: float
+    ) -> bool | None:
+        rule = self._rule(round_, tick, kind, data)
+        if rule is None:
+            return None
+        if not isinstance(rule.outcome, bool):
+            self.problems.append(f"{rule.selector.text}: a chance is true or false")
+            return None
+        if (rule.outcome and p <= 0) or (not rule.outcome and p >= 1):
+            self.problems.append(f"{rule.selector.text} = {rule.outcome}: its chance is {p:g}")
+            return None
+        return rule.outcome
+
+    def pick(
+        self, round_: int, tick: int, kind: Kind, data: dict[str, Any], labels: Sequence[str]
+    ) -> int | None:
+        rule = self._rule(round_, tick, kind, data)
+        if rule is None:
+            return None
+        wanted = str(rule.outcome).upper()
+        for i, label in enumerate(labels):
+            if label.upper() == wanted:
+                return i
+        self.problems.append(
+            f"{rule.selector.text} = {rule.outcome}: not one of {', '.join(labels)}"
+        )
+        return None
+
+    def unused(self) -> list[str]:
+        return [r.selector.text for r in self.rules if r.used == 0]
