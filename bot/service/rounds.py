@@ -26,7 +26,7 @@ from .audience import destination_view
 from .context import ServiceError, Tx, game_code
 from .deadlines import next_deadline, schedule_interval
 from .fairness import Verification, commitment, new_seed, result_digest
-from .i18n import format_time, t
+from .i18n import END_REASON_TEXTS, N_, format_time, t
 from .receipts import team_digests
 from .reports import Report, RoundMaterial
 
@@ -134,7 +134,7 @@ def announce_round_open(
         "round_open",
         to=to,
         kind="round_open",
-        subject_key="subject_round_open",
+        subject_key=N_("subject_round_open"),
         round=rnd.number,
         deadline=lambda lang: format_time(rnd.deadline, game.timezone, lang),
         commitment=rnd.commitment,
@@ -229,7 +229,7 @@ def _queue_results(
         if key not in reports:
             footer = "\n\n".join(
                 [
-                    t("results_orders", dest.lang, digests=_digests_text(tx, game, rnd)),
+                    t("results_orders", dest.lang, digests=_digests_text(tx, game, rnd, dest.lang)),
                     t("results_footer", dest.lang, **params),
                 ]
             )
@@ -256,12 +256,15 @@ def _queue_results(
     notify.queue_all(tx, rows)
 
 
-def _digests_text(tx: Tx, game: Game, rnd: Round) -> str:
+def _digests_text(tx: Tx, game: Game, rnd: Round, lang: str) -> str:
     """ "«Саламандры» 3f2a-91c0-77de, «Виверны» …": the receipts to compare with."""
     assert game.id is not None
     names = {side: team.name for side, team in repo.teams(tx.s, game.id).items()}
     digests = rnd.order_digests or {}
-    return ", ".join(f"«{names.get(side, side)}» {digests[side]}" for side in sorted(digests))
+    return ", ".join(
+        t("receipt_team", lang, team=names.get(side, side), digest=digests[side])
+        for side in sorted(digests)
+    )
 
 
 def material(tx: Tx, round_id: int) -> RoundMaterial:
@@ -303,11 +306,13 @@ def _announce_end(
         "match_end",
         to=to,
         kind="match_end",
-        subject_key="subject_match_end",
+        subject_key=N_("subject_match_end"),
         left=left.name,
         right=right.name,
         score=f"{left.score}:{right.score}",
-        reason=lambda lang: t(f"end_reason_{state.end_reason or 'game_master'}", lang),
+        reason=lambda lang: t(
+            END_REASON_TEXTS.get(state.end_reason or "", "end_reason_game_master"), lang
+        ),
     )
 
 
