@@ -186,4 +186,6 @@ def _footer(
         ]
         if own:
             out.append(words["own_spells"].format(items=", ".join(own)))
+    # The rules this round was played under (a round re-plays under them).
+    out.append(words["rules_version"].format(name=ruleset.name, version=ruleset.version))
     return out

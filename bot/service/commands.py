@@ -206,6 +206,7 @@ def _verify(r: Request) -> Outcome:
                 "seed": v.seed,
                 "commitment": v.commitment,
                 "digest": v.digest,
+                "ruleset": v.ruleset,
             },
             game_id=game_id,
         )
@@ -213,7 +214,8 @@ def _verify(r: Request) -> Outcome:
     return Outcome(
         "verify_failed",
         {"round": v.round_number, "commitment_ok": yes_no[v.commitment_ok],
-         "result_ok": yes_no[v.result_ok], "state_ok": yes_no[v.state_ok]},
+         "result_ok": yes_no[v.result_ok], "state_ok": yes_no[v.state_ok],
+         "ruleset": v.ruleset, "ruleset_ok": yes_no[v.ruleset_ok]},
         status="rejected", game_id=game_id,
     )  # fmt: skip
 

@@ -67,7 +67,9 @@ class Verification:
     commitment_ok: bool  # sha256(seed) == commitment
     result_ok: bool  # the rerun gives the published digest
     state_ok: bool  # ... and the stored position after the round
+    ruleset: str = ""  # the rules it was re-played under: classic@1
+    ruleset_ok: bool = True  # their data are the data the round recorded
 
     @property
     def ok(self) -> bool:
-        return self.commitment_ok and self.result_ok and self.state_ok
+        return self.commitment_ok and self.result_ok and self.state_ok and self.ruleset_ok

@@ -311,14 +311,15 @@ TEXTS: dict[str, tuple[str, str]] = {
     "verify_no_round": ("Раунд {round} ещё не разыгран.", "Round {round} has not been resolved."),
     "verify_ok": (
         "Раунд {round} проверен: зерно {seed} даёт опубликованный отпечаток {commitment} "
-        "и тот же итог ({digest}).",
+        "и тот же итог ({digest}) по правилам {ruleset}.",
         "Round {round} checks out: seed {seed} matches the published commitment {commitment} "
-        "and gives the same result ({digest}).",
+        "and gives the same result ({digest}) under the rules {ruleset}.",
     ),
     "verify_failed": (
-        "Раунд {round} НЕ сходится: отпечаток зерна {commitment_ok}, итог {result_ok}, позиции {state_ok}.",
+        "Раунд {round} НЕ сходится: отпечаток зерна {commitment_ok}, итог {result_ok}, "
+        "позиции {state_ok}, правила {ruleset} {ruleset_ok}.",
         "Round {round} does NOT check out: seed commitment {commitment_ok}, result {result_ok}, "
-        "positions {state_ok}.",
+        "positions {state_ok}, rules {ruleset} {ruleset_ok}.",
     ),
     "yes": ("верен", "correct"),
     "no": ("НЕВЕРЕН", "WRONG"),
