@@ -148,7 +148,8 @@ def _clear(r: Request) -> Outcome:
     game_id, args = r.game_id()
     acting = audience.acting_view(r.tx, r.actor, r.reply, game_id)
     numbers = tuple(_int(a) for a in args)
-    count = ordering.clear(r.tx, r.actor, game_id, numbers, within=acting.team)
+    seen_by = acting.team if r.reply.group else None
+    count = ordering.clear(r.tx, r.actor, game_id, numbers, within=acting.team, seen_by=seen_by)
     return Outcome("orders_cleared", {"count": count}, game_id=game_id, secrecy=acting)
 
 

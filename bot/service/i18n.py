@@ -492,6 +492,19 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Этот чат уже подключён к команде «{team}»: у каждой команды свой чат.",
         "That chat is already linked to team “{team}”: each team has its own.",
     ),
+    # ------------------------------------------------------------ sheet changes (changes.py)
+    "sheet_changed": (
+        "{game}, раунд {round}: приказы вашей команды изменил(а) {who}.",
+        "{game}, round {round}: your team's orders were changed by {who}.",
+    ),
+    "sheet_changed_cleared": ("Стёрты приказы: {pieces}.", "Orders cleared: {pieces}."),
+    "sheet_changed_footer": ("Весь лист: /orders", "The whole sheet: /orders"),
+    "sheet_piece_dragon": ("дракон", "the dragon"),
+    "sheet_piece_substitution": ("замена {name}", "substitution of {name}"),
+    "subject_sheet_changed": (
+        "{game}: приказы команды изменены (раунд {round})",
+        "{game}: your team's orders changed (round {round})",
+    ),
     "group_lang_set": ("Язык этого чата: русский.", "This chat's language: English."),
     "group_lang_unlinked": (
         "Язык задаётся только в чате команды; свой язык ответов выберите в личном чате: /lang.",

@@ -151,6 +151,7 @@ def _dispatch(
     status, text = ordering.submit(
         tx, actor, game.id, msg.text, message_id=inbound_id, replaces_message=replaces,
         received_at=msg.received_at, lang=reply.lang, within=acting.team,
+        seen_by=acting.team if reply.group else None,
     )  # fmt: skip
     if status == "ignored" and not _in_group(msg):
         status = "rejected"  # in a private chat or a letter the writer expects an answer

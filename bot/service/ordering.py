@@ -20,7 +20,7 @@ from engine.state import MatchState, PlayerState
 from storage import repo
 from storage.models import Game, OrderRow, Round
 
-from . import rounds
+from . import changes, rounds
 from .context import Actor, ServiceError, Tx, game_code
 from .filing import Order, bundle, store_order
 from .i18n import format_time, t
@@ -126,9 +126,11 @@ def submit(
     received_at: datetime | None = None,
     lang: str | None = None,
     within: Side | None = None,
+    seen_by: Side | None = None,
 ) -> tuple[str, str]:
     """File the orders of a message; returns (status, reply text in ``lang``,
-    the language of its readers).  ``within``: see :func:`scope_of`.
+    the language of its readers).  ``within``: see :func:`scope_of`; ``seen_by``:
+    the team whose group the message was written in (see :mod:`changes`).
 
     A message the channel received after the deadline is too late for the
     round still waiting for its resolution (one received in time counts, even
@@ -158,7 +160,8 @@ def submit(
     if result.round is not None and result.round != rnd.number:
         raise ServiceError("wrong_round", given=result.round, current=rnd.number)
     refused = _refuse_outside_scope(result, scope, lang)
-    cleared = _apply_clears(tx, result, on_file_rows, scope)
+    cleared_rows = _apply_clears(tx, result, on_file_rows, scope)
+    cleared = len(cleared_rows)
     accepted = _accepted(result, scope)
     author = actor.identity
     member_id = actor.member.id if actor.member else None
@@ -168,6 +171,10 @@ def submit(
             message_id=message_id, member_id=member_id, on_file=on_file_rows,
         )  # fmt: skip
         on_file_rows.append(row)
+    changes.tell(
+        tx, game, rnd, actor, filed=accepted, cleared=cleared_rows, state=state, ruleset=ruleset,
+        seen_by=seen_by,
+    )  # fmt: skip
     if not (accepted or result.clears or result.errors or refused):
         # Nothing here reads as orders: chatter in a team group, or a lost writer.
         return "ignored", t("orders_none_found", lang)
@@ -272,7 +279,9 @@ def _accepted(result: ParseResult, scope: Scope) -> list[Order]:
     return out
 
 
-def _apply_clears(tx: Tx, result: ParseResult, rows: list[OrderRow], scope: Scope) -> int:
+def _apply_clears(
+    tx: Tx, result: ParseResult, rows: list[OrderRow], scope: Scope
+) -> list[OrderRow]:
     doomed = []
     for row in rows:
         if not scope.covers(row):
@@ -293,7 +302,8 @@ def _apply_clears(tx: Tx, result: ParseResult, rows: list[OrderRow], scope: Scop
             ):
                 doomed.append(row)
                 break
-    return repo.supersede(tx.s, doomed, tx.now)
+    repo.supersede(tx.s, doomed, tx.now)
+    return doomed
 
 
 def _missing_text(
@@ -370,6 +380,7 @@ def clear(
     numbers: tuple[int, ...] = (),
     *,
     within: Side | None = None,
+    seen_by: Side | None = None,
 ) -> int:
     """Forget the member's orders (only ``numbers``' if given); returns how many."""
     game, scope, rnd = _play(tx, actor, game_id, within=within)
@@ -379,7 +390,14 @@ def clear(
     ]
     if numbers:
         rows = [r for r in rows if r.unit == "player" and r.number in numbers]
-    return repo.supersede(tx.s, rows, tx.now)
+    count = repo.supersede(tx.s, rows, tx.now)
+    if rows:
+        state = rounds.load_state(tx, rnd)
+        changes.tell(
+            tx, game, rnd, actor, filed=(), cleared=rows, state=state,
+            ruleset=rounds.ruleset_of(game), seen_by=seen_by,
+        )  # fmt: skip
+    return count
 
 
 def set_ready(tx: Tx, actor: Actor, game_id: int, ready: bool) -> tuple[str, int, bool]:

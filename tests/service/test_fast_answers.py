@@ -53,16 +53,17 @@ async def test_an_answer_is_handed_to_the_running_worker_at_once(table: Table) -
     woken: list[int] = []
     table.service.listeners.append(lambda: woken.append(1))
 
-    reply = await table.say(201, orders_text(table.state(), "left"))
+    # The right team's only member: nobody else is told of his orders (bot.service.changes).
+    reply = await table.say(301, orders_text(table.state(), "right"))
     assert reply.status == "ok" and len(reply.outbox_ids) == 1
     ack = reply.outbox_ids[0]
     await _until(lambda: _row(table, ack).state == "sent")
-    assert [(i.id, i.kind, i.destination) for i in channel.delivered] == [(ack, "ack", "201")]
+    assert [(i.id, i.kind, i.destination) for i in channel.delivered] == [(ack, "ack", "301")]
     assert channel.delivered[0].text == reply.text
     assert _row(table, ack).attempts == 1
     assert woken == []  # orders move no deadline and the answer is on its way: nobody woken
 
-    command = await table.say(201, "/orders")  # a command may change what the loop must see
+    command = await table.say(301, "/orders")  # a command may change what the loop must see
     await _until(lambda: len(channel.delivered) == 2)
     assert woken == [1] and channel.delivered[1].id == command.outbox_ids[0]
 
@@ -81,7 +82,8 @@ async def test_an_answer_nobody_delivers_comes_back_when_its_lease_runs_out(
     await worker.drain("telegram")  # the set-up's messages
     handed: list[OutboxItem] = []
     table.service.couriers["telegram"] = handed.append  # the process dies before sending
-    reply = await table.say(201, orders_text(table.state(), "left"))
+    # The right team's only member: nobody else is told of his orders (bot.service.changes).
+    reply = await table.say(301, orders_text(table.state(), "right"))
     ack = reply.outbox_ids[0]
     assert [i.id for i in handed] == [ack]
     row = _row(table, ack)
@@ -89,7 +91,7 @@ async def test_an_answer_nobody_delivers_comes_back_when_its_lease_runs_out(
     assert (row.state, row.attempts, row.next_try_at) == ("pending", 1, table.clock.now() + lease)
     # The message and its outcome are committed, whatever becomes of the answer.
     stored = max(table.rows(InboundMessage, InboundMessage.status == "ok"), key=lambda m: m.id or 0)
-    assert (stored.sender, stored.game_id) == ("201", table.game_id)
+    assert (stored.sender, stored.game_id) == ("301", table.game_id)
 
     del table.service.couriers["telegram"]
     channel.delivered.clear()
