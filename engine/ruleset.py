@@ -169,6 +169,9 @@ class Ruleset:
     setup_left: tuple[int, ...]
     setup_right: tuple[int, ...]
     setup_height: int
+    # A pass that names no height flies at the thrower's height ("thrower"), or
+    # is refused until the height is written ("none"): an order-language reading.
+    pass_default_height: str = "thrower"
     # The field: the classic 13-row hex field, or (a later edition) a square grid.
     field_shape: str = "hex"
     field_rows: int = len(geometry.ROW_LENGTHS)
@@ -415,6 +418,11 @@ def parse_ruleset(data: dict[str, Any], version: int | None = None) -> Ruleset:
         keep_direction_ticks=passes.int_("keep_direction_ticks", 0, 100),
         pass_flight=passes.choice("flight", PASS_FLIGHTS),
         enchanted_per_team=passes.int_("enchanted_per_team", 0, 1000),
+        pass_default_height=(
+            passes.choice("default_height", ("thrower", "none"))
+            if passes.has("default_height")
+            else "thrower"
+        ),
         spells=tuple(spells),
         catch=CatchRules(
             first_same_cell_same_height=catch_t.prob("first_same_cell_same_height"),

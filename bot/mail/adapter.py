@@ -86,7 +86,8 @@ class MailPolicy:
 class _Verdict:
     member: MemberInfo | None = None
     authenticated: bool = False
-    how: str = "none"  # passphrase | dkim | from_header | no_passphrase | wrong_passphrase | ...
+    # passphrase | dkim | from_header | no_passphrase | wrong_passphrase | passphrase_not_set | ...
+    how: str = "none"
 
 
 class MailAdapter:
@@ -221,9 +222,13 @@ class MailAdapter:
             return _Verdict(member, True, "dkim")
         if not policy.require_passphrase:
             return _Verdict(member, True, "from_header")
-        return _Verdict(
-            member, False, "wrong_passphrase" if mail.passphrase is not None else "no_passphrase"
-        )
+        if not member.has_passphrase:
+            how = "passphrase_not_set"
+        elif mail.passphrase is not None:
+            how = "wrong_passphrase"
+        else:
+            how = "no_passphrase"
+        return _Verdict(member, False, how)
 
     async def _count_failure(self, sender: str, now: datetime, verdict: _Verdict) -> None:
         """One more failure of ``sender``; reaching the limit on a member's address

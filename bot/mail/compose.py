@@ -8,15 +8,14 @@ for Exchange's out-of-office replies.
 
 Layout of a message with HTML (round results with field diagrams)::
 
-    multipart/mixed
-      multipart/alternative
-        text/plain          the text, with the text diagram
-        multipart/related
-          text/html         the HTML, images as <img src="cid:FILENAME">
-          image/png ...     the images the HTML refers to, inline
-      image/gif ...         the other attachments (e.g. the round's animation)
+    multipart/alternative
+      text/plain          the text, with the text diagram
+      multipart/related
+        text/html         the HTML, images as <img src="cid:FILENAME">
+        image/gif, png    the images the HTML refers to, inline
 
-Without HTML it is text/plain with every attachment attached.
+(``multipart/mixed`` around it only if an attachment is not shown by the
+HTML.)  Without HTML it is text/plain with every attachment attached.
 """
 
 from __future__ import annotations
@@ -81,16 +80,27 @@ class _MailPolicy(EmailPolicy):
 MAIL_POLICY = _MailPolicy(linesep="\r\n")
 
 _RE_PREFIX = re.compile(r"^\s*(?:re|fwd?|ответ|отв)\s*(?:\[\d+\])?\s*:\s*", re.IGNORECASE)
+_TAG = re.compile(r"^(\[[^\[\]]{1,40}\])\s*")
 _BODY_OPEN = re.compile(r"<body\b[^>]*>", re.IGNORECASE)
 
 
 def reply_subject(subject: str | None, kind: str) -> str:
-    """The subject for ``kind``: acknowledgements get exactly one ``Re:``."""
+    """The subject for ``kind``: acknowledgements get exactly one ``Re:``, in
+    front, before the game's tag (``Re: [DB-1] Re: x`` and ``[DB-1] Re: x``
+    become ``Re: [DB-1] x``)."""
     text = " ".join((subject or "").split())
     if kind != "ack":
         return text or DEFAULT_SUBJECTS.get(kind, DEFAULT_SUBJECTS["notice"])
-    while _RE_PREFIX.match(text):
-        text = _RE_PREFIX.sub("", text, count=1)
+    tag = ""
+    while True:
+        while _RE_PREFIX.match(text):
+            text = _RE_PREFIX.sub("", text, count=1)
+        found = _TAG.match(text)
+        if found is None or (tag and found.group(1) != tag):
+            break
+        tag = found.group(1)  # the same tag twice is said once
+        text = text[found.end() :]
+    text = " ".join(part for part in (tag, text) if part)
     return f"Re: {text}" if text else DEFAULT_SUBJECTS["ack"]
 
 

@@ -17,8 +17,8 @@ from engine.state import MatchState, PlayerState, other_side
 
 from .errors import ErrorKind
 from .lexicon import ball_of, norm_word, skeleton
-from .messages import BALL_LABELS, lang_of
-from .nodes import CatchAct, PassAct, Ref, StealAct
+from .messages import BALL_LABELS, label, lang_of
+from .nodes import CatchAct, PassAct, Receiver, Ref, StealAct
 from .tokens import Word
 
 __all__ = ["ActionReader", "Skip", "Span", "spell_table"]
@@ -26,6 +26,10 @@ __all__ = ["ActionReader", "Skip", "Span", "spell_table"]
 Span = tuple[int, int]
 # spell key → ("spell" or "counter", its name in the ruleset, its pair's Russian name)
 SpellTable = dict[str, tuple[str, str, str]]
+
+
+def _pass_word(lang: str) -> str:
+    return "pass" if lang_of(lang) == 1 else "пас"  # the canonical words (printer.py)
 
 
 class Skip(Exception):
@@ -78,13 +82,18 @@ class ActionReader:
         raise NotImplementedError
 
     def _action(
-        self, player: PlayerState, act: PassAct | CatchAct | StealAct | None
+        self,
+        player: PlayerState,
+        act: PassAct | CatchAct | StealAct | None,
+        height: int | None = None,
     ) -> Action | None:
+        """The action of a line; ``height`` is the player's after his flight
+        (a pass that names no height flies at it, if the ruleset says so)."""
         match act:
             case None:
                 return None
             case PassAct():
-                return self._pass(player, act)
+                return self._pass(player, act, height)
             case CatchAct():
                 return self._catch(act)
             case StealAct():
@@ -129,20 +138,33 @@ class ActionReader:
                 yield ("unknown", w.value, "", (w.start, w.end))
             i += 1
 
-    def _unknown(self, kind: str, value: str, span: Span) -> Skip:
-        if not self.suggest:  # past the first errors: the right message, no "did you mean"
-            code = "unknown_ball" if kind == "spell" else "unknown_catch_word"
-            return self.error("unknown_name", code, span, got=self._got(span))
+    def _unknown(self, kind: str, value: str, span: Span, *, after_ball: bool = False) -> Skip:
+        """An unknown word of a pass (``kind`` "spell") or a catch ("counter").
+        Once the ball is named (or past the target) it can only be a spell."""
+        got = self._got(span)
         spells = [k for k, v in self._spells.items() if v[0] == kind]
-        close = difflib.get_close_matches(_spell_key(value), spells, n=2, cutoff=0.7)
+        close = (
+            difflib.get_close_matches(_spell_key(value), spells, n=2, cutoff=0.7)
+            if self.suggest
+            else []
+        )
+        code = "unknown_spell" if kind == "spell" else "unknown_counter"
         if close:
             names = [self._spell_name(self._spells[c][1]) for c in close]
-            code = "unknown_spell" if kind == "spell" else "unknown_counter"
-            return self.error("unknown_name", code, span, names, got=self._got(span))
+            return self.error("unknown_name", code, span, names, got=got)
+        if after_ball:
+            every = sorted({self._spell_name(self._spells[k][1]) for k in spells})
+            return self.error(
+                "unknown_name", code + "_list", span, got=got, spells=", ".join(every)
+            )
         labels = {label: ball for ball, pair in BALL_LABELS.items() for label in pair}
-        near = difflib.get_close_matches(norm_word(value), list(labels), n=2, cutoff=0.6)
+        near = (
+            difflib.get_close_matches(norm_word(value), list(labels), n=2, cutoff=0.6)
+            if self.suggest
+            else []
+        )
         code = "unknown_ball" if kind == "spell" else "unknown_catch_word"
-        return self.error("unknown_name", code, span, near, got=self._got(span))
+        return self.error("unknown_name", code, span, near, got=got)
 
     def _spell_name(self, name: str) -> str:
         """A spell or counter as the reader's language writes it."""
@@ -153,9 +175,10 @@ class ActionReader:
                 return pair.counter_ru if lang_of(self.lang) == 0 else pair.counter
         return name
 
-    def _pass(self, player: PlayerState, act: PassAct) -> Pass:
+    def _pass(self, player: PlayerState, act: PassAct, height: int | None) -> Pass:
         ball: str | None = None
         spell: str | None = None
+        target = act.target
         for kind, value, pair, span in self._words(act.words):
             if kind == "ball" and ball in (None, value):
                 ball = value
@@ -164,17 +187,48 @@ class ActionReader:
             elif kind == "counter":
                 raise self.error("syntax", "counter_in_pass", span, got=self._got(span), spell=pair)
             elif kind == "unknown":
-                raise self._unknown("spell", value, span)
+                late = ball is not None or span[0] > target.start
+                raise self._unknown("spell", value, span, after_ball=late)
             else:
                 raise self.error("syntax", "extra_word", span, got=self._got(span))
         if ball is None:
-            if len(player.balls) != 1:
-                raise self.error("syntax", "pass_ball", (act.start, act.end))
-            ball = player.balls[0]
-        target = act.target
+            ball = self._only_ball(player, act)
+        if isinstance(target, Receiver):
+            return Pass(ball, 0, 0, spell)  # the team-mate's cell: known once the message is read
         if target.height is None:
-            raise self.error("syntax", "no_height", (target.start, target.end), cell=target.cell)
+            if height is None or self.ruleset.pass_default_height != "thrower":
+                raise self.error(
+                    "syntax", "no_height", (target.start, target.end), cell=target.cell, height=2
+                )
+            return Pass(ball, target.cell, height, spell)
         return Pass(ball, target.cell, target.height, spell)
+
+    def _only_ball(self, player: PlayerState, act: PassAct) -> str:
+        """The ball of a pass that names none: the one he holds, or an error
+        that shows how to write it (with his own target, so it is in range)."""
+        if len(player.balls) == 1:
+            return player.balls[0]
+        target = act.target
+        where = self._got((target.start, target.end))
+        name = player.name or str(player.number)
+        if player.balls:
+            held = [label(b, self.lang) for b in player.balls]
+            examples = [f"{_pass_word(self.lang)} {b} {where}" for b in held]
+            raise self.error(
+                "syntax", "pass_ball_which", (act.start, act.end), examples,
+                name=name, balls=", ".join(held),
+            )  # fmt: skip
+        longest = self.ruleset.pass_max_distance  # a free ball any pass in range can carry
+        free = [
+            b.name
+            for b in self.state.balls
+            if b.status == "free" and self.ruleset.pass_range(b.name) >= longest
+        ]
+        ball = label(free[0] if free else self.ruleset.ball_order[0], self.lang)
+        raise self.error(
+            "syntax", "pass_ball_none", (act.start, act.end),
+            name=name, example=f"{_pass_word(self.lang)} {ball} {where}",
+        )  # fmt: skip
 
     def _catch(self, act: CatchAct) -> Catch:
         ball: str | None = None
@@ -189,7 +243,7 @@ class ActionReader:
                     "syntax", "spell_in_catch", span, got=self._got(span), counter=pair
                 )
             elif kind == "unknown":
-                raise self._unknown("counter", value, span)
+                raise self._unknown("counter", value, span, after_ball=ball is not None)
             else:
                 raise self.error("syntax", "extra_word", span, got=self._got(span))
         return Catch(ball, counter)

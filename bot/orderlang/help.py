@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from .lexicon import BALL_NAMES, FILLERS, KEYWORDS
+from .lexicon import BALL_NAMES, FILLERS, KEYWORDS, NUMBER_WORDS
 from .messages import BALL_LABELS, lang_of
 
 __all__ = ["HELP_EN", "HELP_RU", "help_text", "render_vocabulary", "vocabulary_markdown"]
@@ -21,7 +21,8 @@ HELP_RU: Final = """\
 Т2 Иванов: 58 в2
 Дракон (все такты): стоять
 
-• Полёт: клетка и высота — «57 в2», «57/2», «57 высота 2»; или «на месте». Действие (одно): пас, ловить, отнять.
+• Полёт: клетка и высота — «57 в2», «57/2», «57 высота 2», «57 2»; или «на месте». Действие (одно, до или после полёта): пас, ловить, отнять.
+• Пас: «пас красный -> 60 в2»; без высоты — на высоте пасующего; «пас красный игроку 2» — туда, куда летит игрок 2.
 • Мяч: цветом или названием (красный, перцовый, red). Заклинание — после паса, контрзаклинание — после «ловить».
 • Такт: строка «Такт 2» для следующих строк или «т2» в начале строки; «все такты», «т1-3». Без такта — ближайший несыгранный такт.
 • Вернувшийся из больничного крыла: «Сидоров: вылет 16 в1» на такт вылета.
@@ -42,7 +43,8 @@ Tick 2
 t2 Ivanov: 58 h2
 Dragon all: stay
 
-• Flight: a cell and a height — “57 h2”, “57/2”, “57 height 2”; or “stay”. One action: pass, catch, steal.
+• Flight: a cell and a height — “57 h2”, “57/2”, “57 height 2”, “57 2”; or “stay”. One action (before or after the flight): pass, catch, steal.
+• Pass: “pass red to 60 h2”; with no height, at the thrower's height; “pass red to player 2”: to where player 2 flies.
 • Ball: by colour or name (red, перцовый). The spell follows a pass, the counter-spell a catch.
 • Tick: a “Tick 2” line for the lines below it, or “t2” at the start of a line; “all ticks”, “t1-3”. No tick: the next tick to be played.
 • Back from the hospital wing: “Sidorov: launch 16 h1” for the launch tick.
@@ -75,6 +77,8 @@ _TYPE_LABELS: Final[dict[str, str]] = {
     "TO": "куда / to (optional)",
     "V": "в: высота или «куда» / height mark or “to”",
     "H": "высота / height mark",
+    "CELL": "клетка (по желанию) / cell (optional)",
+    "RECEIVER": "пас игроку / pass to a team-mate",
     "FORWARD": "дракон: вперёд / forward",
     "LEFT": "дракон: налево / turn left",
     "RIGHT": "дракон: направо / turn right",
@@ -98,6 +102,11 @@ def vocabulary_markdown() -> str:
     for ball, stems in BALL_NAMES.items():
         ru, en = BALL_LABELS[ball]
         rows.append(f"| {ru} / {en} | {', '.join(s + '…' for s in stems)} |")
+    numbers: dict[str, list[str]] = {}
+    for word, digit in NUMBER_WORDS.items():
+        numbers.setdefault(digit, []).append(word)
+    spelled = "; ".join(f"{d}: {', '.join(ws)}" for d, ws in sorted(numbers.items()))
+    rows += ["", f"Числа словами / number words: {spelled}."]
     rows += ["", f"Пропускаются / skipped: {', '.join(sorted(FILLERS))}."]
     return "\n".join(rows)
 

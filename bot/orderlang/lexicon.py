@@ -20,6 +20,7 @@ __all__ = [
     "FILLERS",
     "KEYWORDS",
     "KEYWORD_TYPES",
+    "NUMBER_WORDS",
     "ball_of",
     "clean_text",
     "keyword_type",
@@ -92,6 +93,10 @@ KEYWORDS: Final[dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
     ),
     "LAUNCH": (("вылет", "вылетает", "вылетаю", "взлет", "старт"), ("launch", "start")),
     "TO": (("на", "к"), ("to", "into", "onto")),
+    "CELL": (("клетка", "клетку", "клетке", "клетки", "кл"), ("cell", "hex", "square")),
+    # a pass to a team-mate rather than a cell ("пас красный игроку 2"; in
+    # English "to player 2": the lexer joins "to" and the filler "player")
+    "RECEIVER": (("игроку", "партнеру", "напарнику"), ("teammate", "mate")),
     "V": (("в",), ("v", "b")),  # "в" is both "to" and the height mark; Latin b looks like В
     "H": (
         ("выс", "высота", "высоту", "высоте", "уровень"),
@@ -130,9 +135,24 @@ FILLERS: Final[frozenset[str]] = frozenset(
         "игрок", "игрока", "номер", "приказ", "приказы", "повернуть", "поворот", "лететь",
         "летит", "летим", "лечу",
         "ball", "the", "a", "from", "at", "with", "and", "then", "player", "no", "of", "orders",
-        "it", "turn", "go", "goes", "fly", "flies",
+        "it", "turn", "go", "goes", "fly", "flies", "move", "moves", "полет", "полета",
     )
 )  # fmt: skip
+
+# Number words read as numbers: ticks ("такт первый", "tick one"), heights
+# ("в два"), rounds up to the tenth.
+NUMBER_WORDS: Final[dict[str, str]] = {
+    **dict.fromkeys(("один", "одна", "первый", "первая", "первое", "первого", "первом"), "1"),
+    **dict.fromkeys(("два", "две", "второй", "вторая", "второе", "второго", "втором"), "2"),
+    **dict.fromkeys(("три", "третий", "третья", "третье", "третьего", "третьем"), "3"),
+    **dict.fromkeys(("четыре", "четвертый", "четвертого", "четвертом"), "4"),
+    **dict.fromkeys(("пять", "пятый", "пятого", "пятом"), "5"),
+    **dict.fromkeys(("one", "first"), "1"),
+    **dict.fromkeys(("two", "second"), "2"),
+    **dict.fromkeys(("three", "third"), "3"),
+    **dict.fromkeys(("four", "fourth"), "4"),
+    **dict.fromkeys(("five", "fifth"), "5"),
+}
 
 KEYWORD_TYPES: Final[dict[str, str]] = {
     word: kind for kind, (ru, en) in KEYWORDS.items() for word in ru + en

@@ -48,8 +48,14 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "Ticks “{got}” make no sense: ticks go from 1 to {ticks}.",
     ),
     "no_height": (
-        "Не указана высота: напишите, например, «{cell} в2».",
-        "No height: write, for example, “{cell} h2”.",
+        "Не указана высота: напишите, например, «{cell} в{height}».",
+        "No height: write, for example, “{cell} h{height}”.",
+    ),
+    "one_action": (
+        "Одно действие за такт: «{a}» и «{b}» сразу нельзя. Второе — отдельной "
+        "строкой на другой такт, например «т2 {name}: …, {b}».",
+        "One action a tick: not “{a}” and “{b}” at once. Give the second on "
+        "another tick, e.g. “t2 {name}: …, {b}”.",
     ),
     "no_flight": (
         "Не указан полёт: сначала клетка и высота (например «57 в2»), потом действие.",
@@ -67,9 +73,26 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "Что отменить? Напишите «отменить всё», «Иванов: отмена» или «Дракон: отмена».",
         "Clear what? Write “clear all”, “Ivanov: clear” or “dragon: clear”.",
     ),
-    "pass_ball": (
-        "Какой мяч пасовать? Назовите его, например «пас красный -> 60 в2».",
-        "Which ball to pass? Name it, e.g. “pass red to 60 h2”.",
+    "pass_ball_which": (
+        "У игрока {name} несколько мячей ({balls}): назовите, какой пасовать.",
+        "{name} holds several balls ({balls}): say which one to pass.",
+    ),
+    "pass_ball_none": (
+        "У игрока {name} сейчас нет мяча, и пасовать нечего. Если он поймает мяч "
+        "раньше, назовите его: «{example}».",
+        "{name} holds no ball now: nothing to pass. If he catches one first, name it: “{example}”.",
+    ),
+    "receiver_unknown": (
+        "Мяч прилетит в такте {tick}, а где тогда будет {name}, неизвестно: у него нет "
+        "приказа на этот такт. Дайте ему приказ или пасуйте на клетку: «{example}».",
+        "The ball lands on tick {tick}, and where {name} will be then is unknown: he "
+        "has no order for it. Give him one, or pass to a cell: “{example}”.",
+    ),
+    "receiver_next_round": (
+        "Пас последнего такта прилетит уже в следующем раунде, а где тогда будет "
+        "{name}, пока неизвестно. Пасуйте на клетку: «{example}».",
+        "A pass on the round's last tick lands next round, and where {name} will be "
+        "then is not known yet. Pass to a cell: “{example}”.",
     ),
     "extra_word": ("Лишнее слово «{got}».", "Extra word “{got}”."),
     "counter_in_pass": (
@@ -104,6 +127,14 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     ),
     "unknown_spell": ("Нет заклинания «{got}».", "No spell “{got}”."),
     "unknown_counter": ("Нет контрзаклинания «{got}».", "No counter-spell “{got}”."),
+    "unknown_spell_list": (
+        "Нет заклинания «{got}». Заклинания: {spells}.",
+        "No spell “{got}”. The spells: {spells}.",
+    ),
+    "unknown_counter_list": (
+        "Нет контрзаклинания «{got}». Контрзаклинания: {spells}.",
+        "No counter-spell “{got}”. The counter-spells: {spells}.",
+    ),
     "unknown_team": ("Нет команды «{got}».", "No team “{got}”."),
     "ambiguous_player": (
         "«{got}» подходит нескольким игрокам: {candidates}. Напишите имя полностью или номер.",

@@ -73,6 +73,13 @@ class Roster:
         if not exact:
             stems = [key[: -len(e)] for e in _ENDING_KEYS if key.endswith(e) and len(key) > len(e)]
             exact = _unique([p for stem in stems for p in self.by_key.get(stem, ())])
+        if not exact and len(words) > 1:
+            # "Иван Иванов" for a roster that has the surname only: the words
+            # that name anyone must all name the same one player
+            alone = [self.find((w,), suggest=False) for w in words]
+            named = {m.player for m in alone if m.player is not None}
+            if len(named) == 1 and not any(m.candidates for m in alone):
+                return NameMatch(player=named.pop())
         if len(exact) == 1:
             return NameMatch(player=exact[0])
         if exact:

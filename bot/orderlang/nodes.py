@@ -22,6 +22,7 @@ __all__ = [
     "PassAct",
     "PenaltyLine",
     "PlayerLine",
+    "Receiver",
     "Ref",
     "RoundHeader",
     "StealAct",
@@ -60,9 +61,18 @@ class Flight:
 
 
 @dataclass(frozen=True, slots=True)
+class Receiver:
+    """A pass's target named as a team-mate ("игроку 2", "to player Petrov")."""
+
+    who: Ref
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
 class PassAct:
     words: tuple[Word, ...]  # ball, spell and SPELL markers, before and after the target
-    target: Flight
+    target: Flight | Receiver
     start: int
     end: int
 

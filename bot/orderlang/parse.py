@@ -132,6 +132,7 @@ def _parse(
             syntax_errors.append(_syntax_error(line, line.issue, lang, resolver.suggest))
             resolver.other_errors += 1
         resolver.feed(line)
+    resolver.finish()
     errors = sorted(syntax_errors + resolver.errors, key=lambda e: e.line)
     if any(e.kind == "wrong_round" for e in errors):
         return ParseResult(errors=tuple(errors), round=resolver.round)

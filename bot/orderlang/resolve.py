@@ -10,7 +10,6 @@ against the position is not checked here (see :mod:`.parse`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 from typing import Any, Final
 
 from engine.geometry import Side
@@ -26,7 +25,7 @@ from engine.orders import (
 from engine.ruleset import Ruleset
 from engine.state import MatchState, PlayerState, other_side
 
-from .actions import ActionReader, Skip, Span, spell_table
+from .actions import Skip, Span, spell_table
 from .errors import ErrorKind, OrderError
 from .lexicon import norm_word, skeleton
 from .messages import lang_of, message
@@ -34,10 +33,10 @@ from .names import Roster, display_name
 from .nodes import (
     ClearLine,
     DragonLine,
-    Flight,
     Line,
     PenaltyLine,
     PlayerLine,
+    Receiver,
     Ref,
     RoundHeader,
     SubstLine,
@@ -45,6 +44,7 @@ from .nodes import (
     TickHeader,
     Ticks,
 )
+from .players import PlayerReader
 from .result import Clear, Order
 from .tokens import Word
 
@@ -79,7 +79,7 @@ def team_of(words: Sequence[str], state: MatchState) -> Side | None:
     return None
 
 
-class Resolver(ActionReader):
+class Resolver(PlayerReader):
     """Reads the lines of one message against ``state``; see :mod:`.parse`."""
 
     def __init__(
@@ -113,6 +113,7 @@ class Resolver(ActionReader):
         self.line_of: dict[Order, int] = {}
         self.spans: dict[Order, dict[str, Span]] = {}
         self._last: list[tuple[Side, int, int]] = []
+        self._pending: dict[tuple[Side, int, int], tuple[Receiver, Line]] = {}
         self._line: Line | None = None
         self._texts: dict[int, str] = {}
         self._rosters: dict[tuple[Side, ...], Roster] = {}
@@ -189,16 +190,6 @@ class Resolver(ActionReader):
                     pass
         except Skip:
             pass
-
-    def _continue_description(self, text: str) -> None:
-        if not text:
-            return
-        for key in self._last:
-            order = self.players.get(key)
-            if order is None:
-                continue
-            joined = f"{order.description} {text}" if order.description else text
-            self._replace_player(key, replace(order, description=joined), self.line_of[order])
 
     def _round(self, node: RoundHeader) -> None:
         self.round = node.number
@@ -365,65 +356,6 @@ class Resolver(ActionReader):
             team=self.state.team(sides[0]).name if len(sides) == 1 else "?",
         )
 
-    # -- player orders -------------------------------------------------------------------
-    def _player_line(self, node: PlayerLine, description: str) -> None:
-        player = self._player(node.subject)
-        span = (node.subject.start, node.end)
-        if node.clear:
-            ticks = self._ticks(node.ticks, span, default_all=True)
-            for tick in ticks or (None,):
-                self._clear(Clear(player.side, "player", player.number, tick))
-            return
-        ticks = self._ticks(node.ticks, span)
-        assert ticks is not None
-        if node.flight is None:
-            raise self.error("syntax", "no_flight", span)
-        where = node.flight
-        flight = self._flight(where) if isinstance(where, Flight) else None
-        action = self._action(player, node.action)
-        keys = []
-        for tick in ticks:
-            cell, height = flight or self._stay(player, tick, (where.start, where.end))
-            order = PlayerOrder(player.side, player.number, tick, cell, height, action, description)
-            key = (player.side, player.number, tick)
-            self._replace_player(key, order)
-            parts = {"all": span, "flight": (node.flight.start, node.flight.end)}
-            if node.action is not None:
-                parts["action"] = (node.action.start, node.action.end)
-            self.spans[order] = parts
-            keys.append(key)
-        self._last = keys
-
-    def _replace_player(
-        self, key: tuple[Side, int, int], order: PlayerOrder, line: int | None = None
-    ) -> None:
-        """Put ``order`` on the message's sheet, replacing the one for the same key."""
-        old = self.players.get(key)
-        spans: dict[str, Span] = {}
-        if old is not None:
-            self.line_of.pop(old, None)
-            spans = self.spans.pop(old, {})
-        assert self._line is not None
-        self.players[key] = order
-        self.line_of[order] = self._line.number if line is None else line
-        self.spans[order] = spans
-
-    def _stay(self, player: PlayerState, tick: int, span: Span) -> tuple[int, int]:
-        """Where a player ordered to stay will be: after his previous tick's
-        order (this message's, else the one on file), or where he is now."""
-        key = (player.side, player.number, tick - 1)
-        before = self.players.get(key) or self.on_file.player_order(*key)
-        if before is not None:
-            return before.cell, before.height
-        if tick == self.state.tick + 1 and player.cell is not None and player.height is not None:
-            return player.cell, player.height
-        raise self.error("syntax", "stay_unknown", span, name=player.name, tick=tick)
-
-    def _flight(self, f: Flight) -> tuple[int, int]:
-        if f.height is None:
-            raise self.error("syntax", "no_height", (f.start, f.end), cell=f.cell)
-        return f.cell, f.height
-
     # -- dragon, substitutions, clears, penalties ----------------------------------------
     def _dragon_side(self, span: Span) -> Side:
         self._need_team(span)
@@ -499,7 +431,8 @@ class Resolver(ActionReader):
         self.substs[(out.side, out.number)] = sub
         assert self._line is not None
         self.line_of[sub] = self._line.number
-        self.spans[sub] = {"all": (node.out.start, node.into.end)}
+        refs = (node.out, node.into)  # "замена X вместо Y" names them the other way round
+        self.spans[sub] = {"all": (min(r.start for r in refs), max(r.end for r in refs))}
 
     def _clear_line(self, node: ClearLine) -> None:
         span = (node.start, node.end)

@@ -34,6 +34,7 @@ from .nodes import (
     PassAct,
     PenaltyLine,
     PlayerLine,
+    Receiver,
     Ref,
     RoundHeader,
     StealAct,
@@ -49,6 +50,7 @@ __all__ = ["MAX_LINE_TOKENS", "parse_line", "parser", "split_lines"]
 
 MAX_LINE_TOKENS: Final = 40  # an order line has at most this many words, numbers and marks
 _CACHED_LINE: Final = 256  # longer lines are read afresh (the cache holds short ones)
+_ACTIONS: Final = frozenset({"PASS", "CATCH", "STEAL"})
 _COMMENT: Final = re.compile(r"(?:^|(?<=\s))(?:--|#)")
 
 
@@ -145,12 +147,19 @@ class _ToNodes(Transformer[Token, Any]):
     def flight(self, items: list[Any]) -> Flight:
         ws = _words(items)
         cell = _number(items)
-        h = items[-1] if items and isinstance(items[-1], _Height) else None
+        h = next((i for i in items if isinstance(i, _Height)), None)
         end = h.end if h else cell.end
         return Flight(int(cell.value), h.value if h else None, ws[0].start, end)
 
+    def theight(self, items: list[Any]) -> _Height:
+        return self.height(items)
+
     def target(self, items: list[Any]) -> Flight:
         return self.flight(items)
+
+    def receiver(self, items: list[Any]) -> Receiver:
+        ws = _words(items)
+        return Receiver(_ref(ws[-1:]), ws[0].start, ws[-1].end)
 
     def pass_word(self, items: list[Any]) -> Word:
         w: Word = items[0]
@@ -159,7 +168,7 @@ class _ToNodes(Transformer[Token, Any]):
     def pass_(self, items: list[Any]) -> PassAct:
         head: Word = items[0]
         words = tuple(i for i in items[1:] if isinstance(i, Word))
-        target = next(i for i in items if isinstance(i, Flight))
+        target = next(i for i in items if isinstance(i, Flight | Receiver))
         end = max([target.end] + [w.end for w in words])
         return PassAct(words, target, head.start, end)
 
@@ -323,6 +332,16 @@ def _issue(failure: Failure, tokens: list[Word], text: str, order_text: str) -> 
         end = len(order_text.rstrip())
         return SyntaxIssue("syntax_end", end, end, (("expected", expected),))
     w = tokens[failure.index]
+    if w.type in _ACTIONS:
+        first = next((t for t in tokens[: failure.index] if t.type in _ACTIONS), None)
+        if first is not None:  # "ловить, отнять Соколова": a second action
+            before = tokens[: failure.index]
+            subject = next((t for t in before if t.type == "WORD"), None) or next(
+                (t for i, t in enumerate(before) if t.type == "INT" and i == 0), None
+            )
+            name = text[subject.start : subject.end] if subject is not None else ""
+            params = (("a", text[first.start : first.end]), ("b", text[w.start : w.end]))
+            return SyntaxIssue("one_action", w.start, w.end, (*params, ("name", name)))
     return SyntaxIssue(
         "syntax_token",
         w.start,

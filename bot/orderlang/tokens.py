@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 from typing import Final, NamedTuple
 
-from .lexicon import keyword_type, norm_word
+from .lexicon import NUMBER_WORDS, keyword_type, norm_word
 
 __all__ = ["MAX_DIGITS", "Word", "tokenize"]
 
@@ -58,7 +58,9 @@ def _classify(raw: str) -> _Parts:
     word = norm_word(raw)
     kind = keyword_type(word)
     if kind == "FILLER":
-        return ()
+        return (("FILLER", word, 0),) if word == "player" else ()
+    if kind is None and word in NUMBER_WORDS:
+        return (("INT", NUMBER_WORDS[word], 0),)
     if kind is None and "-" in word:
         parts = word.split("-")
         kinds = [keyword_type(p) for p in parts]
@@ -85,8 +87,12 @@ def tokenize(text: str, limit: int | None = None) -> list[Word]:
             parts = _classify(m.group())
             if len(parts) == 1:
                 part_kind, word, _ = parts[0]
-                if part_kind == "STAY" and out and out[-1].type == "TO":
+                before = out[-1].type if out else None
+                if part_kind == "STAY" and before == "TO":
                     out[-1] = Word("STAY", word, out[-1].start, end)  # "на месте"
+                elif part_kind == "FILLER":  # "player": only "to player" means something
+                    if before in ("TO", "ARROW"):
+                        out[-1] = Word("RECEIVER", word, out[-1].start, end)
                 else:
                     out.append(Word(part_kind, word, start, end))
             else:

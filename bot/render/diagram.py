@@ -57,7 +57,7 @@ def render_position(
 
 
 def paletted(image: Image.Image, palette: Image.Image | None = None) -> Image.Image:
-    """The picture in 256 colours: the pictures are flat colour, so nothing
+    """The picture in 255 colours: the pictures are flat colour, so nothing
     visible is lost and PNG and GIF both get small and fast to write.  With
     ``palette`` (see :func:`shared_palette`) it is mapped onto those colours."""
     if image.mode == "P":
@@ -68,7 +68,7 @@ def paletted(image: Image.Image, palette: Image.Image | None = None) -> Image.Im
 
 
 def shared_palette(images: Sequence[Image.Image], step: int = 3) -> Image.Image:
-    """One 256-colour palette for several pictures (the frames of a round).
+    """One 255-colour palette for several pictures (the frames of a round).
 
     Built from every ``step``-th pixel of each: the colours of a field
     picture come in areas, so a sample finds them all, at a fraction of the
@@ -79,14 +79,15 @@ def shared_palette(images: Sequence[Image.Image], step: int = 3) -> Image.Image:
     for i, image in enumerate(images):
         small = image.convert("RGB").resize((sw, sh), Image.Resampling.NEAREST)
         sheet.paste(small, (0, i * sh))
-    return sheet.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    # 255 colours: the GIF's spare index marks what did not change (animation.gif_bytes).
+    return sheet.quantize(255, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
-def png_bytes(image: Image.Image) -> bytes:
-    """An optimised PNG: a 256-colour palette, or full colour if the palette
+def png_bytes(image: Image.Image, *, compress_level: int = 3) -> bytes:
+    """An optimised PNG: a 255-colour palette, or full colour if the palette
     would somehow not keep it under :data:`MAX_BYTES` and full colour does better."""
     out = io.BytesIO()
-    paletted(image).save(out, format="PNG", optimize=False, compress_level=3)
+    paletted(image).save(out, format="PNG", optimize=False, compress_level=compress_level)
     data = out.getvalue()
     if len(data) > MAX_BYTES and image.mode != "P":
         full = io.BytesIO()

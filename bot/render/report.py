@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import cache
 
 from engine.events import Event, Kind
@@ -24,10 +25,40 @@ from .phrases import PHRASES
 from .story import Line, Secrets, TickStory, score_text
 from .table import position_table
 
-__all__ = ["redact", "round_report"]
+__all__ = ["ReportParts", "TickPart", "redact", "report_parts", "round_report"]
 
 DESCRIPTION_LIMIT = 500
 _LASTING = ("daze", "sneeze")  # a new ball replaces these (docs/rules.md §1)
+
+
+@dataclass(frozen=True)
+class TickPart:
+    """One tick of the story: its heading (None for the round's start) and lines."""
+
+    tick: int
+    heading: str | None
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ReportParts:
+    """A round report in its parts, for the plain text and the mail's HTML."""
+
+    title: str
+    head: tuple[str, ...]  # under the title: the score before the round
+    ticks: tuple[TickPart, ...]
+    summary_title: str
+    summary: tuple[str, ...]  # the score after, the end-of-round table, own spells
+
+    def text(self) -> str:
+        out = [self.title, *self.head]
+        for part in self.ticks:
+            out.append("")
+            if part.heading is not None:
+                out.append(part.heading)
+            out.extend(part.lines)
+        out.extend(["", self.summary_title, *self.summary])
+        return "\n".join(out) + "\n"
 
 
 def round_report(
@@ -49,25 +80,46 @@ def round_report(
     shirt number, tick) to a player's own words for that tick; ``game`` (the
     game's code) goes into the one title line.
     """
+    return report_parts(
+        events,
+        before=before,
+        after=after,
+        ruleset=ruleset,
+        lang=lang,
+        audience=audience,
+        descriptions=descriptions,
+        game=game,
+    ).text()
+
+
+def report_parts(
+    events: Sequence[Event],
+    *,
+    before: MatchState,
+    after: MatchState,
+    ruleset: Ruleset,
+    lang: str = "ru",
+    audience: Side | None = None,
+    descriptions: Mapping[tuple[Side, int, int], str] | None = None,
+    game: str | None = None,
+) -> ReportParts:
+    """The report of :func:`round_report` in its parts."""
     check_lang(lang)
     if audience is not None and audience not in SIDES:
         raise ValueError(f"audience must be None, 'left' or 'right', not {audience!r}")
     words = PHRASES[lang]
     said = descriptions or {}
-    out: list[str] = []
     prefix = "game_" if game else ""
     if audience is None:
-        out.append(words[prefix + "title"].format(round=before.round, game=game))
+        title = words[prefix + "title"].format(round=before.round, game=game)
     else:
-        out.append(
-            words[prefix + "title_private"].format(
-                round=before.round, team=after.team(audience).name, game=game
-            )
+        title = words[prefix + "title_private"].format(
+            round=before.round, team=after.team(audience).name, game=game
         )
-    out.append(
+    head = (
         words["score_before"].format(
             score=score_text(after, before.teams[0].score, before.teams[1].score)
-        )
+        ),
     )
     yellow = before.ball("yellow") if any(b.name == "yellow" for b in before.balls) else None
     secrets = Secrets(audience, yellow_visible=yellow is None or yellow.status != "vanished")
@@ -75,6 +127,7 @@ def round_report(
     for e in events:
         ticks.setdefault((e.round, e.tick), []).append(e)
     lasting: dict[str, str | None] = {d.side: d.effect for d in before.dragons}
+    parts: list[TickPart] = []
     for (_, tick), tick_events in ticks.items():
         ordered = sorted(tick_events, key=lambda e: e.step)  # stable: keeps the engine's order
         lines = TickStory(ordered, after, ruleset, lang, secrets, dict(lasting)).tell()
@@ -87,15 +140,12 @@ def round_report(
         lines = _weave(lines, tick, said, after, ruleset, lang, audience)
         if not lines:
             continue
-        out.append("")
-        if tick > 0:
-            out.append(words["tick"].format(tick=tick))
-        out.extend(line.text for line in lines)
+        heading = words["tick"].format(tick=tick) if tick > 0 else None
+        parts.append(TickPart(tick, heading, tuple(line.text for line in lines)))
     if not events:
-        out.extend(["", words["no_events"]])
-    out.append("")
-    out.extend(_footer(before.round, after, ruleset, lang, audience))
-    return "\n".join(out) + "\n"
+        parts.append(TickPart(0, None, (words["no_events"],)))
+    summary = _footer(before.round, after, ruleset, lang, audience)
+    return ReportParts(title, head, tuple(parts), summary[0], tuple(summary[1:]))
 
 
 def _weave(

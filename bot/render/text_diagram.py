@@ -67,8 +67,12 @@ _WORDS = {
 }
 
 
-def text_diagram(state: MatchState, ruleset: Ruleset, *, lang: str = "ru") -> str:
-    """The position as a monospace map plus a listing (about 100 columns)."""
+def text_diagram(
+    state: MatchState, ruleset: Ruleset, *, lang: str = "ru", listing: bool = True
+) -> str:
+    """The position as a monospace map plus a listing (about 100 columns);
+    ``listing=False``: the map and its legend only (a results mail, whose
+    report ends with the end-of-round table already)."""
     check_lang(lang)
     w = _WORDS[lang]
     marks: dict[int, list[str]] = {}
@@ -110,6 +114,8 @@ def text_diagram(state: MatchState, ruleset: Ruleset, *, lang: str = "ru") -> st
     letters = "/".join(ball_letter(name, lang) for name in ruleset.ball_order)
     out.append("")
     out.extend(textwrap.wrap(w["legend"].format(balls=letters), WIDTH))
+    if not listing:
+        return "\n".join(out) + "\n"
     out.append(
         w["score"].format(score=score_text(state, state.teams[0].score, state.teams[1].score))
     )

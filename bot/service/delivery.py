@@ -48,10 +48,13 @@ def _draw(tx: Tx, row: OutboxRow) -> None:
     try:
         if row.pictures.startswith("position/"):  # a still: position/<round>/<tick>/<view>/<lang>
             files = _position(tx, row.pictures)
-        else:  # a round's diagrams: <round>/<view>/<lang>
-            round_id, view, lang = row.pictures.split("/")
+        else:  # a round's diagrams: <round>/<view>/<lang>, "/mail" for a mail's smaller set
+            round_id, view, lang, *kind = row.pictures.split("/")
             files = tx.reporter.diagrams(
-                rounds.material(tx, int(round_id)), gm_view=view == "gm", lang=lang
+                rounds.material(tx, int(round_id)),
+                gm_view=view == "gm",
+                lang=lang,
+                mail=kind == ["mail"],
             )
     except Exception:  # the text still goes out; the pictures are a bonus
         log.exception("drawing the diagrams failed", outbox_id=row.id, pictures=row.pictures)

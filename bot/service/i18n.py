@@ -27,11 +27,29 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Я вас не знаю. Попросите у судьи код приглашения и пришлите: /start КОД",
         "I do not know you yet. Ask a game master for an invitation code and send: /start CODE",
     ),
+    # A mail refused for its pass phrase: what was wrong, and where the phrase goes.
     "unauthenticated": (
-        "Письмо не принято: нет пароля игрока (или подпись DKIM не подтверждена). "
-        "Если это писали не вы, сообщите судье.",
-        "Message refused: it carries no player pass phrase (or no verified DKIM signature). "
+        "Письмо не принято: нет пароля игрока. Напишите его в любой строке письма "
+        "(«пароль: …») или в конце темы («… pw: …»). Если это писали не вы, сообщите судье.",
+        "Message refused: it carries no player pass phrase. Put it on any line of the message "
+        "(“passphrase: …”) or at the end of the subject (“… pw: …”). "
         "If you did not write it, tell a game master.",
+    ),
+    "unauthenticated_wrong": (
+        "Письмо не принято: пароль игрока в нём неверный. Проверьте фразу (строка «пароль: …» "
+        "или «pw: …» в конце темы); если забыли её, обратитесь к судье. "
+        "Если это писали не вы, сообщите судье.",
+        "Message refused: the player pass phrase in it is wrong. Check the phrase (a line "
+        "“passphrase: …” or “pw: …” at the end of the subject); if you forgot it, ask a game "
+        "master. If you did not write it, tell a game master.",
+    ),
+    "unauthenticated_unset": (
+        "Письмо не принято: для этого адреса ещё не задан пароль игрока. Задайте его в личном "
+        "чате с судьёй в Telegram командой /passphrase ФРАЗА или попросите у судьи новый код "
+        "приглашения.",
+        "Message refused: no player pass phrase is set for this address yet. Set one in your "
+        "private Telegram chat with the judge (/passphrase PHRASE) or ask a game master for a "
+        "new invitation code.",
     ),
     "gm_alert_mail_failures": (
         "Почта: писем с адреса {sender} без верного пароля за {minutes} мин: {failures} "
@@ -77,8 +95,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "lang_set": ("Язык: русский.", "Language: English."),
     "lang_usage": ("Как пользоваться: /lang ru или /lang en", "Usage: /lang ru or /lang en"),
     "passphrase_set": (
-        "Пароль для писем сохранён. Пишите его в первой строке письма: пароль: …",
-        "E-mail pass phrase saved. Put it on the first line of your messages: passphrase: …",
+        "Пароль для писем сохранён. Пишите его в каждом письме: в любой строке («пароль: …») "
+        "или в конце темы («… pw: …»).",
+        "E-mail pass phrase saved. Put it in every message: on any line (“passphrase: …”) "
+        "or at the end of the subject (“… pw: …”).",
     ),
     "passphrase_usage": (
         "Как пользоваться: /passphrase ФРАЗА (не короче 8 знаков)",

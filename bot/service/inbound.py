@@ -100,6 +100,12 @@ def process(tx: Tx, msg: Inbound, inbound_id: int) -> tuple[Outcome, Actor]:
     return outcome, actor
 
 
+_REFUSALS = {
+    "wrong_passphrase": "unauthenticated_wrong",
+    "passphrase_not_set": "unauthenticated_unset",
+}
+
+
 def _dispatch(
     tx: Tx,
     msg: Inbound,
@@ -115,7 +121,9 @@ def _dispatch(
     if msg.meta.get("refuse") == "too_large":
         return Outcome("mail_too_large", {"limit": msg.meta.get("limit", "?")}, status="refused")
     if msg.channel == "email" and not msg.authenticated and not (cmd and cmd.name == "start"):
-        return Outcome("unauthenticated", status="refused")
+        # Say what was wrong: a wrong phrase is not a missing one (the adapter's verdict).
+        key = _REFUSALS.get(str(msg.meta.get("auth")), "unauthenticated")
+        return Outcome(key, status="refused")
     if actor.member is None and not actor.trusted:
         if cmd is not None and cmd.name in commands.ANONYMOUS:
             return commands.run(tx, actor, msg, cmd, inbound_id, reply)

@@ -205,10 +205,11 @@ def submit(
 # ("did not understand", an unknown word or player) are what chat gives too.
 _ORDER_SHAPED = frozenset(
     {
-        "no_height", "no_flight", "stay_unknown", "dragon_conflict", "pass_ball",
-        "counter_in_pass", "spell_in_catch", "syntax_ticks", "under_bad_header",
-        "unknown_number", "unknown_ball", "unknown_catch_word", "unknown_spell",
-        "unknown_counter",
+        "no_height", "no_flight", "stay_unknown", "dragon_conflict", "pass_ball_which",
+        "pass_ball_none", "receiver_unknown", "receiver_next_round", "one_action", "counter_in_pass",
+        "spell_in_catch", "syntax_ticks", "under_bad_header", "unknown_number",
+        "unknown_ball", "unknown_catch_word", "unknown_spell", "unknown_counter",
+        "unknown_spell_list", "unknown_counter_list",
     }
 )  # fmt: skip
 _ORDER_KINDS = frozenset({"illegal", "forbidden", "ambiguous_name", "wrong_round"})

@@ -12,15 +12,39 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from bot.render import png_bytes, render_position, render_round, round_report
+from bot.render import (
+    LAYOUT,
+    Layout,
+    picture_names,
+    png_bytes,
+    render_position,
+    render_round,
+    report_html,
+    report_parts,
+    text_diagram,
+)
 from engine.events import Event
 from engine.geometry import Side
 from engine.ruleset import Ruleset
 from engine.state import MatchState
 
-__all__ = ["AUDIENCES", "RenderReporter", "Report", "Reporter", "RoundMaterial"]
+__all__ = [
+    "AUDIENCES",
+    "MAIL_LAYOUT",
+    "RenderReporter",
+    "Report",
+    "Reporter",
+    "RoundMaterial",
+]
 
 AUDIENCES = ("public", "left", "right", "gm")
+
+# A results mail's pictures: 960 pixels wide (still legible, about 45 KB a
+# tick and 140 KB the animation, where 1280 gives 70 and 210), shown 720
+# wide in the mail (most programs fit a picture to a column that wide; a
+# click opens it whole).  docs/email.md gives the resulting mail size.
+MAIL_LAYOUT = Layout(width=960)
+MAIL_SHOWN_WIDTH = 720
 
 
 @dataclass(frozen=True)
@@ -40,17 +64,27 @@ class RoundMaterial:
 
 @dataclass(frozen=True)
 class Report:
+    """A round's report for one audience and language, ``footer`` included:
+    ``text`` for chats; for mail ``html`` (diagrams referenced as
+    ``cid:<filename>``, the files of :meth:`Reporter.diagrams` with
+    ``mail=True``) and ``mail_text``, its plain-text alternative with the
+    text diagram of the field."""
+
     text: str
-    html: str | None = None  # e-mail HTML part; diagrams referenced as cid:<filename>
+    html: str | None = None
+    mail_text: str | None = None
 
 
 class Reporter(Protocol):
-    def round_report(self, material: RoundMaterial, *, audience: str, lang: str) -> Report: ...
+    def round_report(
+        self, material: RoundMaterial, *, audience: str, lang: str, footer: str = ""
+    ) -> Report: ...
 
     def diagrams(
-        self, material: RoundMaterial, *, gm_view: bool, lang: str
+        self, material: RoundMaterial, *, gm_view: bool, lang: str, mail: bool = False
     ) -> Sequence[tuple[str, str, bytes]]:
-        """(filename, content type, data): a picture per tick and one of the round."""
+        """(filename, content type, data): a picture per tick and one of the round;
+        ``mail``: the smaller set a results mail shows inline."""
         ...
 
     def position(
@@ -70,12 +104,14 @@ class RenderReporter:
     def __init__(self, *, pictures: bool = True) -> None:
         self.pictures = pictures
 
-    def round_report(self, material: RoundMaterial, *, audience: str, lang: str) -> Report:
+    def round_report(
+        self, material: RoundMaterial, *, audience: str, lang: str, footer: str = ""
+    ) -> Report:
         side: Side | None = (
             "left" if audience == "left" else "right" if audience == "right" else None
         )
         # The game master reads the public story; his pictures show what is hidden.
-        text = round_report(
+        parts = report_parts(
             material.events,
             before=material.before,
             after=material.after,
@@ -85,10 +121,21 @@ class RenderReporter:
             descriptions=_descriptions(material),
             game=material.game or None,
         )
-        return Report(text)
+        text = parts.text().rstrip("\n")
+        if footer:
+            text = f"{text}\n\n{footer}"
+        number = material.before.round
+        names = (
+            picture_names(number, len(material.tick_states), MAIL_SHOWN_WIDTH)
+            if self.pictures
+            else None
+        )
+        html = report_html(parts, round_=number, lang=lang, pictures=names, footer=footer)
+        field = text_diagram(material.after, material.ruleset, lang=lang, listing=False)
+        return Report(text, html, f"{text}\n\n{field}")
 
     def diagrams(
-        self, material: RoundMaterial, *, gm_view: bool, lang: str
+        self, material: RoundMaterial, *, gm_view: bool, lang: str, mail: bool = False
     ) -> Sequence[tuple[str, str, bytes]]:
         if not self.pictures:
             return ()
@@ -98,13 +145,12 @@ class RenderReporter:
             material.ruleset,
             lang=lang,
             gm_view=gm_view,
+            layout=MAIL_LAYOUT if mail else LAYOUT,
         )
         number = material.before.round
-        files = [
-            (f"round{number}-tick{i}.png", "image/png", png)
-            for i, png in enumerate(pictures.ticks, start=1)
-        ]
-        files.append((f"round{number}.gif", "image/gif", pictures.gif))
+        names = picture_names(number, len(pictures.ticks), MAIL_SHOWN_WIDTH)
+        files = [(names.ticks[i], "image/png", png) for i, png in enumerate(pictures.ticks, 1)]
+        files.append((names.gif, "image/gif", pictures.gif))
         return files
 
     def position(

@@ -230,20 +230,25 @@ def _queue_results(
         seen = destination_view(dest)
         key = (seen.report, dest.lang)
         if key not in reports:
-            reports[key] = tx.reporter.round_report(material, audience=seen.report, lang=dest.lang)
+            footer = t("results_footer", dest.lang, **params)
+            reports[key] = tx.reporter.round_report(
+                material, audience=seen.report, lang=dest.lang, footer=footer
+            )
         report = reports[key]
-        # The report's own title names the game and round: no second header.
-        text = "\n\n".join([report.text.rstrip("\n"), t("results_footer", dest.lang, **params)])
+        # Mail: the HTML with the pictures inline and the plain text with the
+        # text diagram, drawn as a set of their own (smaller; docs/email.md).
+        mail = dest.channel == "email"
+        pictures = f"{rnd.id}/{seen.picture}/{dest.lang}" + ("/mail" if mail else "")
         rows.append(
             notify.message(
                 tx,
                 dest,
                 "results",
-                text,
+                (report.mail_text or report.text) if mail else report.text,
                 game=game,
                 subject=t("subject_results", dest.lang, **params),
                 html=report.html,
-                pictures=f"{rnd.id}/{seen.picture}/{dest.lang}",
+                pictures=pictures,
             )
         )
     notify.queue_all(tx, rows)

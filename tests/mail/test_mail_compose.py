@@ -79,6 +79,11 @@ def test_notices_are_auto_generated_and_have_a_subject() -> None:
         ("Re: [DB-12] приказы", "Re: [DB-12] приказы"),
         ("RE: Re: Ответ: [DB-12] x", "Re: [DB-12] x"),
         ("Re[2]: x", "Re: x"),
+        # The tag the judge puts in front of a reply's subject, and replies to that.
+        ("[DB-12] Re: приказы", "Re: [DB-12] приказы"),
+        ("Re: [DB-12] Re: Re: приказы", "Re: [DB-12] приказы"),
+        ("[DB-12] Re: [DB-12] приказы", "Re: [DB-12] приказы"),
+        ("[DB-12] Re: [DB-3] x", "Re: [DB-12] [DB-3] x"),
         (None, "Драконбол: ответ судьи"),
         ("  ", "Драконбол: ответ судьи"),
     ],

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 from render_fixtures import load_round
 
 from bot.render import MAX_BYTES, render_round
@@ -51,3 +51,38 @@ def test_nothing_to_draw_is_a_clear_error(ruleset: Ruleset, opening: MatchState)
     only_start = render_round([opening], [], ruleset)
     assert only_start.ticks == ()
     assert Image.open(io.BytesIO(only_start.gif)).n_frames == 1
+
+
+def test_each_gif_frame_shows_exactly_its_tick_s_picture_storing_only_the_changes(
+    ruleset: Ruleset,
+) -> None:
+    rec = load_round("recorded_round.json")
+    pictures = render_round(rec.states, rec.events, ruleset)
+    gif = Image.open(io.BytesIO(pictures.gif))
+    for tick, png in enumerate(pictures.ticks, start=1):
+        gif.seek(tick)
+        shown = gif.convert("RGB")
+        expected = Image.open(io.BytesIO(png)).convert("RGB")
+        assert ImageChops.difference(shown, expected).getbbox() is None, tick
+
+
+def test_a_frame_stores_only_the_pixels_that_changed(ruleset: Ruleset, opening: MatchState) -> None:
+    from render_positions import place
+
+    from bot.render.animation import gif_bytes
+    from bot.render.diagram import paletted, render_position, shared_palette
+
+    # Two changes at opposite corners: the box around them is the whole field.
+    moved = place(place(opening, "left", 1, 1, 2), "right", 1, 211, 2)
+    frames = [render_position(opening, ruleset), render_position(moved, ruleset)]
+    palette = shared_palette(frames)
+    images = [paletted(f, palette) for f in frames]
+    ours = gif_bytes(images)
+    whole = io.BytesIO()
+    images[0].save(
+        whole, format="GIF", save_all=True, append_images=images[1:], disposal=1, optimize=False
+    )
+    assert len(ours) < len(whole.getvalue()) * 0.75
+    gif = Image.open(io.BytesIO(ours))
+    gif.seek(1)
+    assert ImageChops.difference(gif.convert("RGB"), images[1].convert("RGB")).getbbox() is None

@@ -73,9 +73,11 @@ async def mail_judge(
     *,
     imap_port: int | None = None,
     policy: MailPolicy | None = None,
+    pictures: bool = False,
 ) -> AsyncIterator[MailJudge]:
-    """A running judge with a started game (teams by Telegram) and an empty mailbox."""
-    table = make_table(db)
+    """A running judge with a started game (teams by Telegram) and an empty mailbox;
+    ``pictures``: its reports come with the diagrams."""
+    table = make_table(db, pictures=pictures)
     await set_up_game(table)
     mailbox = dovecot.new_user()
     adapter = MailAdapter(table.service, policy, now=table.clock.now)

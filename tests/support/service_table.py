@@ -155,7 +155,11 @@ async def set_up_game(table: Table) -> None:
     assert reply.status == "ok", reply.text
 
 
-def make_table(db: Database, clock: FakeClock | None = None, **kw: object) -> Table:
+def make_table(
+    db: Database, clock: FakeClock | None = None, *, pictures: bool = False, **kw: object
+) -> Table:
+    """A service on ``db``; ``pictures``: it draws the diagrams (slower)."""
     clock = clock or FakeClock(START)
-    service = GameService(db, settings(**kw), reporter=RenderReporter(pictures=False), clock=clock)
+    reporter = RenderReporter(pictures=pictures)
+    service = GameService(db, settings(**kw), reporter=reporter, clock=clock)
     return Table(service, clock, db)
