@@ -216,7 +216,8 @@ def _verify(r: Request) -> Outcome:
         "verify_failed",
         {"round": v.round_number, "commitment_ok": yes_no[v.commitment_ok],
          "result_ok": yes_no[v.result_ok], "state_ok": yes_no[v.state_ok],
-         "ruleset": v.ruleset, "ruleset_ok": yes_no[v.ruleset_ok]},
+         "ruleset": v.ruleset,
+         "ruleset_ok": r.text("rules_same" if v.ruleset_ok else "rules_changed")},
         status="rejected", game_id=game_id,
     )  # fmt: skip
 

@@ -337,12 +337,14 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "verify_failed": (
         "Раунд {round} НЕ сходится: отпечаток зерна {commitment_ok}, итог {result_ok}, "
-        "позиции {state_ok}, правила {ruleset} {ruleset_ok}.",
+        "позиции {state_ok} (правила {ruleset}, их данные с тех пор {ruleset_ok}).",
         "Round {round} does NOT check out: seed commitment {commitment_ok}, result {result_ok}, "
-        "positions {state_ok}, rules {ruleset} {ruleset_ok}.",
+        "positions {state_ok} (rules {ruleset}, their data since {ruleset_ok}).",
     ),
     "yes": ("верен", "correct"),
     "no": ("НЕВЕРЕН", "WRONG"),
+    "rules_same": ("те же", "the same"),
+    "rules_changed": ("ИЗМЕНЕНЫ", "CHANGED"),
     # ------------------------------------------------------------ game master
     "subject_announce": ("Сообщение судьи", "From the game master"),
     "bad_side": (
