@@ -213,11 +213,12 @@ def _verify(r: Request) -> Outcome:
             "verify_failed",
             {"round": v.round_number, "commitment_ok": yes_no[v.commitment_ok],
              "result_ok": yes_no[v.result_ok], "state_ok": yes_no[v.state_ok],
-             "orders_ok": yes_no[v.orders_ok]},
+             "orders_ok": yes_no[v.orders_ok], "ruleset": v.ruleset,
+             "ruleset_ok": r.t("rules_same") if v.ruleset_ok else r.t("rules_changed")},
             status="rejected", game_id=game_id,
         )  # fmt: skip
     params = {"round": v.round_number, "seed": v.seed, "commitment": v.commitment,
-              "digest": v.digest, "orders": orders}  # fmt: skip
+              "digest": v.digest, "orders": orders, "ruleset": v.ruleset}  # fmt: skip
     if len(args) == 2:  # a receipt to check: does it match one team's played orders?
         given = args[1].strip().lower()
         team = next((s for s, d in v.order_digests.items() if d == given), None)

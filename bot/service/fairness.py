@@ -71,6 +71,12 @@ class Verification:
     # recomputed from the stored orders; orders_ok: equal to the published ones.
     order_digests: Mapping[str, str] = field(default_factory=dict)
     orders_ok: bool = True
+    ruleset: str = ""  # the rules it was re-played under: classic@1
+    # Their data are the data the round recorded (by digest).  Not part of
+    # ``ok``: a setting added since (an order-language reading, say) changes
+    # the digest without changing the result; when the result differs too,
+    # this says why.
+    ruleset_ok: bool = True
 
     @property
     def ok(self) -> bool:
