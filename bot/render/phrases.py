@@ -28,8 +28,9 @@ PHRASES: Final[dict[str, dict[str, str]]] = {
         "bad_order": "{name}: приказ на этот такт невыполним ({reason}) — остаётся на месте и роняет мячи.",
         "dropped": "{name} роняет {ball} (клетка {cell}, высота {height})",
         "dropped_course": "; новый курс {direction} (жребий {p})",
-        "substitution": "Замена в команде «{team}»: {incoming} выходит вместо {outgoing}.",
-        "substitution_refused": "Замена в команде «{team}» не состоялась ({incoming} вместо {outgoing}){reason}.",
+        # no case after "вместо": a surname would need its genitive («вместо Козлова»)
+        "substitution": "Замена в команде «{team}»: на поле выходит {incoming}, уходит {outgoing}.",
+        "substitution_refused": "Замена в команде «{team}» не состоялась ({outgoing} → {incoming}){reason}.",
         "penalty": "Штрафной вброс: у игрока {name} («{team}») забран {ball} и вброшен на клетке {cell}, высота {height}, курс {direction}.",
         "penalty_nothing": "Штрафной вброс команде «{team}»: мячей у неё не оказалось.",
         "penalty_refused": "Штрафной вброс команде «{team}» не назначен: в прошлом раунде её не предупреждали (§10).",

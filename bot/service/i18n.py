@@ -224,10 +224,6 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Эти приказы на раунд {given}, а сейчас идёт раунд {current}. Ничего не записано.",
         "These orders are for round {given}, but round {current} is being played. Nothing saved.",
     ),
-    "orders_saved": (
-        "Раунд {round}, приказы приняты (срок — {deadline}):",
-        "Round {round}, orders accepted (due {deadline}):",
-    ),
     "too_late": (
         "Срок приказов на раунд {round} истёк; итоги вот-вот придут. Приказы на следующий "
         "раунд — после них.",
@@ -238,12 +234,55 @@ TEXTS: dict[str, tuple[str, str]] = {
         "В сообщении нет приказов. Как их писать: /help",
         "There are no orders in this message. How to write them: /help",
     ),
-    "orders_none_saved": (
-        "Раунд {round}: ни один приказ не принят.",
-        "Round {round}: no order accepted.",
-    ),
     "orders_cleared": ("Стёрто приказов: {count}.", "Orders forgotten: {count}."),
-    "orders_errors": ("Не принято:", "Not accepted:"),
+    # The answer to an order message (bot/service/acknowledge.py): its first line
+    "ack_all": (
+        "Раунд {round}: приказы приняты (строк: {taken}). Срок — {deadline}.",
+        "Round {round}: orders taken ({taken} lines). Due {deadline}.",
+    ),
+    "ack_partly": (
+        "Раунд {round}: приняты не все строки. Не приняты (почему — ниже): {bad}; "
+        "остальные приняты (строк: {taken}). Срок — {deadline}.",
+        "Round {round}: not every line was taken. Not taken (why: below): {bad}; "
+        "the others were ({taken} lines). Due {deadline}.",
+    ),
+    "ack_nothing": (
+        "Раунд {round}: ничего не принято — ошибки в строках: {bad} (почему — ниже). "
+        "Лист приказов команды не изменился.",
+        "Round {round}: nothing taken — errors on lines: {bad} (why: below). "
+        "The team's order sheet is unchanged.",
+    ),
+    "ack_refused": (
+        "Раунд {round}: сообщение не принято целиком (почему — ниже). "
+        "Лист приказов команды не изменился.",
+        "Round {round}: the message was not taken at all (why: below). "
+        "The team's order sheet is unchanged.",
+    ),
+    "ack_edit_only": (
+        "Раунд {round}: в изменённом сообщении приказов больше нет — прежние сняты (ниже).",
+        "Round {round}: the edited message holds no orders any more — "
+        "the earlier ones are withdrawn (below).",
+    ),
+    "ack_edit_errors": (
+        "Раунд {round}: сообщение изменено — прежние его приказы сняты (ниже); новых не "
+        "принято — ошибки в строках: {bad}.",
+        "Round {round}: the message was edited — its earlier orders are withdrawn (below); "
+        "no new ones taken — errors on lines: {bad}.",
+    ),
+    "ack_withdrawn": (
+        "Сообщение изменено — сняты приказы, которые оно давало раньше:",
+        "The message was edited — the orders it gave before are withdrawn:",
+    ),
+    "ack_cleared": ("Отменены (сняты с листа):", "Cleared (taken off the sheet):"),
+    "ack_sheet": (
+        "Лист приказов команды «{team}» на раунд {round}:",
+        "Team “{team}”'s order sheet for round {round}:",
+    ),
+    "ack_sheets": ("Листы приказов на раунд {round}:", "The order sheets for round {round}:"),
+    "ack_marked": (
+        "✎ — строки, которые дало или изменило это сообщение.",
+        "✎ — the lines this message gave or changed.",
+    ),
     "not_yours": (
         "Игрок {number}: вы не можете отдавать ему приказы.",
         "Player {number}: you may not give him orders.",
@@ -261,7 +300,8 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Game {game}, round {round}, due {deadline}. Orders of team “{team}”:",
     ),
     "sheet_empty": ("(приказов нет)", "(no orders)"),
-    "missing_orders": ("Без приказов: {players}.", "Without orders: {players}."),
+    "missing_tick": ("{name} (такт {ticks})", "{name} (tick {ticks})"),
+    "missing_ticks": ("{name} (такты {ticks})", "{name} (ticks {ticks})"),
     "ready": (
         "Команда «{team}» готова к раунду {round}. Когда обе команды готовы, раунд разыгрывается сразу.",
         "Team “{team}” is ready for round {round}. When both teams are ready the round is resolved at once.",
