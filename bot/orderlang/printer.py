@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
+from bot.i18n import t
 from engine.geometry import SIDES, Side
 from engine.orders import Catch, DragonOrder, Pass, PlayerOrder, RoundOrders, Steal
 from engine.ruleset import Ruleset
@@ -55,11 +56,6 @@ _W = {
     "dragon_stays": ("дракон (будет стоять)", "dragon (will stay)"),
     "launch": ("вылет", "launch"),
     "errors": ("Ошибки", "Errors"),
-    "more_errors": (
-        "…и ещё ошибок: {count}, в строках {lines}.",
-        "…and {count} more errors, on lines {lines}.",
-    ),
-    "carried": ("по замене, приказ игрока {name}", "by substitution: {name}'s order"),
 }
 
 
@@ -223,7 +219,7 @@ def format_sheet(
         if o in changed_set or (isinstance(o, PlayerOrder) and origin.get(o) in changed_set)
     ]
     notes: dict[Order, str] = {
-        o: _w("carried", lang).format(name=_player_name(state, o.side, src.number))
+        o: t("order.carried", lang, name=_player_name(state, o.side, src.number))
         for o, src in origin.items()
     }
     text = format_orders(
@@ -307,7 +303,7 @@ def format_errors(
     rest = errors[len(shown) :]
     if rest:
         numbers = ", ".join(str(n) for n in dict.fromkeys(e.line for e in rest))
-        body += "\n\n" + _w("more_errors", lang).format(count=len(rest), lines=numbers)
+        body += "\n\n" + t("order.more_errors", lang, count=len(rest), lines=numbers)
     return f"{_w('errors', lang)} ({len(errors)}):\n\n{body}"
 
 

@@ -22,7 +22,7 @@ from engine.state import MatchState
 
 from . import textblocks
 from .filing import bundle
-from .i18n import t
+from .i18n import N_, t
 
 __all__ = ["DETAILED_ERRORS", "Acknowledgement"]
 
@@ -51,7 +51,10 @@ class Acknowledgement:
         )
         if errors or self.refusals:
             parts.append("\n".join(x for x in (errors, *self.refusals) if x))
-        for key, orders in (("ack_withdrawn", self.withdrawn), ("ack_cleared", self.cleared)):
+        for key, orders in (
+            (N_("ack_withdrawn"), self.withdrawn),
+            (N_("ack_cleared"), self.cleared),
+        ):
             if orders:
                 lines = format_orders(bundle(orders), state=state, ruleset=ruleset, lang=lang)
                 parts.append(t(key, lang) + "\n" + textblocks.pre(_without_round(lines)))
@@ -80,7 +83,7 @@ class Acknowledgement:
                 deadline=self.deadline,
             )  # fmt: skip
         if bad:
-            key = "ack_edit_errors" if self.withdrawn else "ack_nothing"
+            key = N_("ack_edit_errors") if self.withdrawn else N_("ack_nothing")
             return t(key, lang, round=self.round, bad=numbers)
         if not (self.accepted or self.cleared):
             return t("ack_edit_only", lang, round=self.round)

@@ -26,7 +26,7 @@ from . import changes, rounds
 from .acknowledge import Acknowledgement
 from .context import Actor, ServiceError, Tx, game_code
 from .filing import Order, store_order
-from .i18n import format_time, t
+from .i18n import N_, format_time, t
 
 __all__ = [
     "Scope",
@@ -368,7 +368,7 @@ def missing_labels(
         if p.status != "active" or len(ticks) == len(due):
             out.append(p.name)
         else:
-            key = "missing_tick" if len(ticks) == 1 else "missing_ticks"
+            key = N_("missing_tick") if len(ticks) == 1 else N_("missing_ticks")
             out.append(t(key, lang, name=p.name, ticks=", ".join(str(x) for x in ticks)))
     return out
 
