@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from bot.i18n import t
 from bot.orderlang import (
     apply_result,
     format_errors,
@@ -64,9 +65,9 @@ def _side(team: str, state: MatchState) -> Side | None:
         return None
     if key in _SIDES:
         return _SIDES[key]
-    for t in state.teams:
-        if t.name.lower() == key:
-            return t.side
+    for entry in state.teams:
+        if entry.name.lower() == key:
+            return entry.side
     names = ", ".join(t.name for t in state.teams)
     raise click.BadParameter(f"{team!r} is not left, right, gm or a team name ({names})")
 
@@ -147,5 +148,5 @@ def check_orders(
     click.echo(format_errors(result.errors, lang))
     taken = format_orders(result.orders, state=state, ruleset=ruleset, lang=lang)
     if taken:
-        click.echo("\n" + ("Принято:" if lang == "ru" else "Taken:") + "\n" + taken)
+        click.echo("\n" + t("check.taken", lang) + "\n" + taken)
     raise click.exceptions.Exit(1)

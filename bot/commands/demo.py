@@ -36,22 +36,23 @@ class _Display:
     show: Callable[[RoundProgress], None]
 
     def mail_ready(self, invite: MailInvite) -> None:
-        from bot.demo.texts import t
+        from bot.i18n import t
 
-        self.say(t("mail_ready", self.lang, **vars(invite)))
+        self.say(t("demo.mail_ready", self.lang, **vars(invite)))
 
     def mail(self, got: MailReceived) -> None:
-        from bot.demo.texts import t
+        from bot.i18n import t
 
         self.say(
-            t("mail_got", self.lang, sender=got.sender, subject=got.subject, status=got.status)
+            t("demo.mail_got", self.lang, sender=got.sender, subject=got.subject, status=got.status)
         )
 
 
 @contextmanager
 def _display(lang: str, quiet: bool) -> Iterator[_Display]:
     """A progress bar on a terminal, plain lines elsewhere, nothing with ``--quiet``."""
-    from bot.demo.texts import progress_line, t
+    from bot.demo.texts import progress_line
+    from bot.i18n import t
 
     if quiet:
         yield _Display(lang, lambda _line: None, lambda _p: None)
@@ -64,7 +65,7 @@ def _display(lang: str, quiet: bool) -> Iterator[_Display]:
     with Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()
     ) as bar:
-        task = bar.add_task(t("setup", lang), total=None)
+        task = bar.add_task(t("demo.setup", lang), total=None)
 
         def show(p: RoundProgress) -> None:
             line = progress_line(p, lang)
@@ -141,7 +142,8 @@ def demo(
     # Imported here: the demo pulls in the whole judge, which `--help` does not need.
     from bot.demo import DemoError, DemoFolder, DemoOptions, FolderError, MailOptions, run_demo
     from bot.demo.mailbox import mail_available
-    from bot.demo.texts import summary_text, t
+    from bot.demo.texts import summary_text
+    from bot.i18n import t
     from engine.setup import DEFAULT_TEAM_NAMES
 
     if mail and not mail_available():
@@ -164,7 +166,7 @@ def demo(
         raise click.ClickException(str(exc)) from None
     if not quiet:
         left, right = DEFAULT_TEAM_NAMES["left"], DEFAULT_TEAM_NAMES["right"]
-        click.echo(t("intro", lang, left=left, right=right, seed=seed, folder=out))
+        click.echo(t("demo.intro", lang, left=left, right=right, seed=seed, folder=out))
     try:
         with _display(lang, quiet) as display:
             run = run_demo(

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
 
+from bot.i18n import t
 from bot.orderlang import format_orders
 from bot.render import match_summary
 from bot.service import (
@@ -274,7 +275,7 @@ def _service_seed(demo_seed: str, purpose: str) -> str:
 async def _set_up(demo: _Demo) -> None:
     """Game, teams, players and captains, as a game master and two players would."""
     service, lang = demo.service, demo.options.lang
-    title = "Демонстрационный матч" if lang == "ru" else "Demonstration match"
+    title = t("demo.game_title", lang)
     created = await demo.gm(service.create_game(title=title, lang=lang))
     assert created.game_id is not None
     demo.game_id = game = created.game_id

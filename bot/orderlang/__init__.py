@@ -9,14 +9,12 @@ acknowledgement a team gets.  See docs/orders.md.
 """
 
 from .errors import ErrorKind, OrderError, OrderLanguageError
-from .help import HELP_EN, HELP_RU, help_text
+from .help import help_text
 from .parse import MAX_MESSAGE_BYTES, MAX_ORDER_LINES, parse_message
 from .printer import format_errors, format_orders, format_sheet
 from .result import Clear, ParseResult, apply_clears, apply_result
 
 __all__ = [
-    "HELP_EN",
-    "HELP_RU",
     "MAX_MESSAGE_BYTES",
     "MAX_ORDER_LINES",
     "Clear",

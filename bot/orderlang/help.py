@@ -4,59 +4,17 @@ from __future__ import annotations
 
 from typing import Final
 
+from bot.i18n import t
+
 from .lexicon import BALL_NAMES, FILLERS, KEYWORDS, NUMBER_WORDS
-from .messages import BALL_LABELS, lang_of
+from .messages import BALL_LABELS
 
-__all__ = ["HELP_EN", "HELP_RU", "help_text", "render_vocabulary", "vocabulary_markdown"]
-
-HELP_RU: Final = """\
-Приказы на раунд — по строке на игрока и такт:
-
-Такт 1
-Иванов: 57 в2, пас красный -> 60 в2 гуллис-дуллис // описание для отчёта
-Петров: 60 в3, ловить цап-царапс
-3: 45 в1, отнять Соколов
-Дракон: вперёд, вверх, залп
-Такт 2
-Т2 Иванов: 58 в2
-Дракон (все такты): стоять
-
-• Полёт: клетка и высота — «57 в2», «57/2», «57 высота 2», «57 2»; или «на месте». Действие (одно, до или после полёта): пас, ловить, отнять.
-• Пас: «пас красный -> 60 в2»; без высоты — на высоте пасующего; «пас красный игроку 2» — туда, куда летит игрок 2.
-• Мяч: цветом или названием (красный, перцовый, red). Заклинание — после паса, контрзаклинание — после «ловить».
-• Такт: строка «Такт 2» для следующих строк или «т2» в начале строки; «все такты», «т1-3». Без такта — ближайший несыгранный такт.
-• Вернувшийся из больничного крыла: «Сидоров: вылет 16 в1» на такт вылета.
-• Замена: «замена Иванов -> Кузнецов». Отмена: «Иванов: отмена», «Дракон: отмена», «отменить всё».
-• Комментарий: после «--» или «#»; описание для отчёта: после «//».
-• Правило слияния: верные строки сохраняются, даже если в других ошибки; более поздний приказ тому же игроку на тот же такт заменяет прежний; отмена стирает сохранённое. Сообщение — не больше 20 КБ.
-• В ответ приходит весь лист приказов команды на раунд и список тех, у кого приказа ещё нет."""
-
-HELP_EN: Final = """\
-Orders for a round — one line per player and tick:
-
-Tick 1
-Ivanov: 57 h2, pass red to 60 h2 spell gullis-dullis // description for the report
-Petrov: 60 h3, catch counter tsap-tsaraps
-3: 45 h1, steal Sokolov
-Dragon: forward, up, volley
-Tick 2
-t2 Ivanov: 58 h2
-Dragon all: stay
-
-• Flight: a cell and a height — “57 h2”, “57/2”, “57 height 2”, “57 2”; or “stay”. One action (before or after the flight): pass, catch, steal.
-• Pass: “pass red to 60 h2”; with no height, at the thrower's height; “pass red to player 2”: to where player 2 flies.
-• Ball: by colour or name (red, перцовый). The spell follows a pass, the counter-spell a catch.
-• Tick: a “Tick 2” line for the lines below it, or “t2” at the start of a line; “all ticks”, “t1-3”. No tick: the next tick to be played.
-• Back from the hospital wing: “Sidorov: launch 16 h1” for the launch tick.
-• Substitution: “sub Ivanov -> Kuznetsov”. Clearing: “Ivanov: clear”, “dragon: clear”, “clear all”.
-• Comment: after “--” or “#”; description for the report: after “//”.
-• Merge rule: valid lines are stored even when other lines have errors; a later order for the same player and tick replaces the earlier one; a clear erases what is on file. A message is at most 20 KB.
-• The reply shows the team's whole order sheet for the round and who has no order yet."""
+__all__ = ["help_text", "render_vocabulary", "vocabulary_markdown"]
 
 
 def help_text(lang: str = "ru") -> str:
     """The short guide in ``lang`` (Russian unless English is asked for)."""
-    return HELP_EN if lang_of(lang) == 1 else HELP_RU
+    return t("order.help", lang)
 
 
 _TYPE_LABELS: Final[dict[str, str]] = {

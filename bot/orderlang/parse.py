@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any, Final
 
+from bot.i18n import t
 from engine.geometry import Side
 from engine.legality import check_orders
 from engine.orders import DragonOrder, Penalty, PlayerOrder, RoundOrders, Substitution
@@ -25,9 +26,9 @@ from .lexicon import KEYWORD_TYPES
 from .messages import (
     ENGINE_CODE_ALIASES,
     describe_expected,
-    lang_of,
     localise_params,
     message,
+    quote,
 )
 from .nodes import Line, SyntaxIssue
 from .resolve import Resolver
@@ -196,7 +197,7 @@ def _misspelt_keyword(text: str, at: int) -> tuple[int, int, str] | None:
 
 
 def _quote(items: Iterable[str], lang: str) -> str:
-    return ", ".join(f"«{s}»" if lang_of(lang) == 0 else f"“{s}”" for s in items)
+    return quote(items, lang)
 
 
 # -- legality -------------------------------------------------------------------------
@@ -232,8 +233,8 @@ def _legality(
             err = _illegal(p, line or 0, resolver, state, lang)
             if p.tick is not None and len(ticks_of_line.get(line or 0, ())) > 1:
                 # one line, several ticks ("все такты"): say which tick is wrong
-                tick_word = "Такт" if lang_of(lang) == 0 else "Tick"
-                err = replace(err, message=f"{tick_word} {p.tick}: {err.message}")
+                text = t("order.tick_prefix", lang, tick=p.tick, message=err.message)
+                err = replace(err, message=text)
             if (err.line, err.code + err.message) not in seen:
                 seen.add((err.line, err.code + err.message))
                 errors.append(err)

@@ -28,7 +28,7 @@ from engine.state import MatchState, PlayerState, other_side
 from .actions import Skip, Span, spell_table
 from .errors import ErrorKind, OrderError
 from .lexicon import norm_word, skeleton
-from .messages import lang_of, message
+from .messages import message, quote
 from .names import Roster, display_name
 from .nodes import (
     ClearLine,
@@ -143,7 +143,7 @@ class Resolver(PlayerReader):
         text = message(code, self.lang, **params)
         sugg = tuple(dict.fromkeys(suggestions))
         if sugg:
-            quoted = ", ".join(f"«{s}»" if lang_of(self.lang) == 0 else f"“{s}”" for s in sugg)
+            quoted = quote(sugg, self.lang)
             text += " " + message("suggest", self.lang, suggestions=quoted)
         self.errors.append(
             OrderError(kind, line.number, line.text, span[0], span[1], text, code, sugg)

@@ -10,6 +10,7 @@ from functools import cache
 
 from PIL import Image
 
+from bot.i18n import N_, t
 from engine.ruleset import Ruleset
 
 from .board import Board, board_for
@@ -54,40 +55,22 @@ __all__ = [
 # x where the legend column starts on the standard 1280-px picture.
 LEGEND_LEFT = 800
 
-_LEGEND: dict[str, tuple[str, ...]] = {
-    "ru": (
-        "Условные обозначения",
-        "игрок: номер; размер и цифра — высота 1, 2, 3",
-        "мячи: чёрный, зелёный, голубой, красный, жёлтый",
-        "мяч: цифра — высота; у игрока — в руках",
-        "дракон: голова смотрит по стрелке, цифра — высота",
-        "пасть открыта: клетки, откуда глотает",
-        "огонь дракона в этом такте",
-        "клетки возвращения из больничного крыла",
-        "крайние клетки; серая полоса — центр",
-        "полёт игрока",
-        "пас и полёт мяча",
-        "упал (✕) или проглочен (кольцо) в этом такте",
-        "куда мяч полетит в следующем такте",
-        "гол в этом такте: очки у головы дракона",
-    ),
-    "en": (
-        "Legend",
-        "player: shirt number; size and figure: height 1, 2, 3",
-        "balls: black, green, blue, red, yellow",
-        "ball: figure is its height; by a player: in hand",
-        "dragon: the head points where it faces; figure: height",
-        "open mouth: cells it swallows from",
-        "dragon fire this tick",
-        "re-entry cells after the hospital wing",
-        "edge cells; grey band: centre line",
-        "player's flight",
-        "pass and ball flight",
-        "fell (✕) or swallowed (ring) this tick",
-        "where a ball flies in the next tick",
-        "a goal this tick: the points by the dragon's head",
-    ),
-}
+_LEGEND: tuple[str, ...] = (
+    N_("legend.title"),
+    N_("legend.player"),
+    N_("legend.balls"),
+    N_("legend.ball"),
+    N_("legend.dragon"),
+    N_("legend.mouth"),
+    N_("legend.fire"),
+    N_("legend.reentry"),
+    N_("legend.edge"),
+    N_("legend.flight"),
+    N_("legend.pass"),
+    N_("legend.fell"),
+    N_("legend.next_flight"),
+    N_("legend.goal"),
+)
 
 
 def cell_fill(cell: int, board: Board | None = None) -> tuple[int, int, int]:
@@ -192,7 +175,7 @@ def _scene(
 
 
 def _legend(scene: Scene, layout: Layout, lang: str) -> None:
-    texts = _LEGEND[lang]
+    texts = [t(key, lang) for key in _LEGEND]
     s = layout.scale
     left = LEGEND_LEFT * s
     top = layout.panel_top + 8 * s

@@ -14,14 +14,12 @@ import html
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from bot.i18n import t
+
 from .report import ReportParts
 
 __all__ = ["RoundPictureNames", "picture_names", "report_html"]
 
-_ALT = {
-    "ru": {"gif": "Раунд {round}: анимация", "tick": "Раунд {round}, такт {tick}"},
-    "en": {"gif": "Round {round}: animation", "tick": "Round {round}, tick {tick}"},
-}
 _BODY = "font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.45;color:#19191e"
 _IMG = "display:block;max-width:100%;height:auto;border:1px solid #ccc"
 _PRE = "font-family:Menlo,Consolas,monospace;font-size:13px;white-space:pre-wrap"
@@ -54,7 +52,6 @@ def report_html(
     footer: str = "",
 ) -> str:
     """A whole HTML document for the report; ``pictures`` None: text only."""
-    alt = _ALT[lang]
     out = [
         "<!DOCTYPE html>",
         f'<html lang="{lang}"><head><meta charset="utf-8">',
@@ -64,7 +61,7 @@ def report_html(
         _paragraph(parts.head),
     ]
     if pictures is not None:
-        out.append(_img(pictures.gif, alt["gif"].format(round=round_), pictures.width))
+        out.append(_img(pictures.gif, t("mail_alt.gif", lang, round=round_), pictures.width))
     by_tick = {part.tick: part for part in parts.ticks}
     names = pictures.ticks if pictures is not None else {}
     for tick in sorted(set(by_tick) | set(names)):
@@ -75,7 +72,7 @@ def report_html(
             out.append(_paragraph(part.lines))
         if pictures is not None and tick in names:
             out.append(
-                _img(names[tick], alt["tick"].format(round=round_, tick=tick), pictures.width)
+                _img(names[tick], t("mail_alt.tick", lang, round=round_, tick=tick), pictures.width)
             )
     out.append(_heading(parts.summary_title))
     out.append(f'<pre style="{_PRE}">{html.escape(chr(10).join(parts.summary))}</pre>')

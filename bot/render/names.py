@@ -1,6 +1,6 @@
 """Words players read: names of balls, spells, effects, directions and teams.
 
-Russian first, English on request.  Ball names are masculine inanimate
+The words are in the catalogs (``name.*`` keys).  Ball names are masculine inanimate
 («мяч»), so the accusative equals the nominative and one form serves most
 sentences; the genitive is given where a sentence needs it.
 """
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from bot.i18n import N_, t
 from engine.geometry import Direction, Side
 from engine.ruleset import Ruleset
 from engine.state import MatchState
@@ -34,79 +35,59 @@ __all__ = [
 
 LANGS: Final = ("ru", "en")
 
-_BALL: Final[dict[str, dict[str, tuple[str, str, str, str]]]] = {
-    # (nominative/accusative, genitive, colour alone, one-letter mark)
-    "ru": {
-        "black": ("чёрный мяч", "чёрного мяча", "чёрный", "ч"),
-        "green": ("зелёный мяч", "зелёного мяча", "зелёный", "з"),
-        "blue": ("голубой мяч", "голубого мяча", "голубой", "г"),
-        "red": ("красный мяч", "красного мяча", "красный", "к"),
-        "yellow": ("жёлтый мяч", "жёлтого мяча", "жёлтый", "ж"),
-    },
-    "en": {
-        "black": ("the black ball", "the black ball", "black", "k"),
-        "green": ("the green ball", "the green ball", "green", "g"),
-        "blue": ("the blue ball", "the blue ball", "blue", "b"),
-        "red": ("the red ball", "the red ball", "red", "r"),
-        "yellow": ("the yellow ball", "the yellow ball", "yellow", "y"),
-    },
+BALLS: Final = ("black", "green", "blue", "red", "yellow")
+# A ball's forms are catalog keys name.ball.<ball>[.genitive|.colour|.letter]:
+# the nominative (= accusative, «мяч» is masculine inanimate), the genitive,
+# the colour alone and the one-letter mark of the text diagram.
+_BALL_FORMS: Final[dict[str, tuple[str, str, str, str]]] = {
+    "black": (N_("name.ball.black"), N_("name.ball.black.genitive"), N_("name.ball.black.colour"), N_("name.ball.black.letter")),
+    "green": (N_("name.ball.green"), N_("name.ball.green.genitive"), N_("name.ball.green.colour"), N_("name.ball.green.letter")),
+    "blue": (N_("name.ball.blue"), N_("name.ball.blue.genitive"), N_("name.ball.blue.colour"), N_("name.ball.blue.letter")),
+    "red": (N_("name.ball.red"), N_("name.ball.red.genitive"), N_("name.ball.red.colour"), N_("name.ball.red.letter")),
+    "yellow": (N_("name.ball.yellow"), N_("name.ball.yellow.genitive"), N_("name.ball.yellow.colour"), N_("name.ball.yellow.letter")),
+}  # fmt: skip
+
+_DIRECTION: Final[dict[Direction, str]] = {
+    Direction.E: N_("name.direction.E"),
+    Direction.SE: N_("name.direction.SE"),
+    Direction.SW: N_("name.direction.SW"),
+    Direction.W: N_("name.direction.W"),
+    Direction.NW: N_("name.direction.NW"),
+    Direction.NE: N_("name.direction.NE"),
 }
 
-_DIRECTION: Final[dict[str, dict[Direction, str]]] = {
-    "ru": {
-        Direction.E: "В",
-        Direction.SE: "ЮВ",
-        Direction.SW: "ЮЗ",
-        Direction.W: "З",
-        Direction.NW: "СЗ",
-        Direction.NE: "СВ",
-    },
-    "en": {d: d.name for d in Direction},
+_EFFECT: Final[dict[str, str]] = {
+    "daze": N_("name.effect.daze"),
+    "sneeze": N_("name.effect.sneeze"),
+    "extinguish": N_("name.effect.extinguish"),
+    "pepper": N_("name.effect.pepper"),
+    "paralyse": N_("name.effect.paralyse"),
 }
 
-_EFFECT: Final[dict[str, dict[str, str]]] = {
-    "ru": {
-        "daze": "одурь: до следующего мяча глотает и своих, огонь — только наугад",
-        "sneeze": "чих: пасть открыта до следующего мяча",
-        "extinguish": "пламя погашено до конца матча",
-        "pepper": "перец: выплёвывает всех проглоченных",
-        "paralyse": "паралич: опускается на высоту 1 и больше не двигается",
-    },
-    "en": {
-        "daze": "dazed: swallows its own players too until the next ball, fires only at random",
-        "sneeze": "sneezing: mouth open until the next ball",
-        "extinguish": "fire put out for the rest of the match",
-        "pepper": "pepper: spits out every swallowed player",
-        "paralyse": "paralysed: drops to height 1 and never moves again",
-    },
+_EFFECT_SHORT: Final[dict[str, str]] = {
+    "daze": N_("name.effect_short.daze"),
+    "sneeze": N_("name.effect_short.sneeze"),
+    "extinguish": N_("name.effect_short.extinguish"),
+    "pepper": N_("name.effect_short.pepper"),
+    "paralyse": N_("name.effect_short.paralyse"),
 }
 
-_EFFECT_SHORT: Final[dict[str, dict[str, str]]] = {
-    "ru": {
-        "daze": "одурь",
-        "sneeze": "чих",
-        "extinguish": "пламя погашено",
-        "pepper": "перец",
-        "paralyse": "паралич",
-    },
-    "en": {
-        "daze": "dazed",
-        "sneeze": "sneezing",
-        "extinguish": "fire put out",
-        "pepper": "pepper",
-        "paralyse": "paralysed",
-    },
+_FIRE: Final[dict[str, str]] = {"short": N_("name.fire.short"), "volley": N_("name.fire.volley")}
+
+_SIDE_LETTER: Final[dict[Side, str]] = {
+    "left": N_("name.side.left"),
+    "right": N_("name.side.right"),
 }
 
-_FIRE: Final[dict[str, dict[str, str]]] = {
-    "ru": {"short": "короткое пламя", "volley": "огненный залп"},
-    "en": {"short": "a short flame", "volley": "a fire volley"},
-}
 
-_SIDE_LETTER: Final[dict[str, dict[Side, str]]] = {
-    "ru": {"left": "А", "right": "Б"},
-    "en": {"left": "A", "right": "B"},
-}
+def _word(table: dict[str, str], code: str, lang: str) -> str:
+    key = table.get(code)
+    return t(key, lang) if key else code
+
+
+def _ball(ball: str, form: int, lang: str, default: str) -> str:
+    forms = _BALL_FORMS.get(ball)
+    return t(forms[form], lang) if forms else default
 
 
 def check_lang(lang: str) -> str:
@@ -117,24 +98,20 @@ def check_lang(lang: str) -> str:
 
 
 def ball_name(ball: str, lang: str) -> str:
-    forms = _BALL[lang].get(ball)
-    return forms[0] if forms else ball
+    return _ball(ball, 0, lang, ball)
 
 
 def ball_genitive(ball: str, lang: str) -> str:
-    forms = _BALL[lang].get(ball)
-    return forms[1] if forms else ball
+    return _ball(ball, 1, lang, ball)
 
 
 def ball_colour(ball: str, lang: str) -> str:
     """The colour word alone («зелёный»), for lists of balls."""
-    forms = _BALL[lang].get(ball)
-    return forms[2] if forms else ball
+    return _ball(ball, 2, lang, ball)
 
 
 def ball_letter(ball: str, lang: str) -> str:
-    forms = _BALL[lang].get(ball)
-    return forms[3] if forms else ball[:1]
+    return _ball(ball, 3, lang, ball[:1])
 
 
 def direction_name(direction: Direction | str | None, lang: str) -> str:
@@ -145,26 +122,27 @@ def direction_name(direction: Direction | str | None, lang: str) -> str:
         if direction not in Direction.__members__:
             return direction
         direction = Direction[direction]
-    return _DIRECTION[lang][direction]
+    return t(_DIRECTION[direction], lang)
 
 
 def effect_text(effect: str, lang: str) -> str:
     # "daze+sneeze": balls swallowed at the same moment act together (§1)
-    return "; ".join(_EFFECT[lang].get(e, e) for e in effect.split("+"))
+    return "; ".join(_word(_EFFECT, e, lang) for e in effect.split("+"))
 
 
 def effect_short(effect: str, lang: str) -> str:
     """A ball's effect in a word or two, for the picture's panel."""
-    return ", ".join(_EFFECT_SHORT[lang].get(e, e) for e in effect.split("+"))
+    return ", ".join(_word(_EFFECT_SHORT, e, lang) for e in effect.split("+"))
 
 
 def fire_name(fire: str, lang: str) -> str:
-    return _FIRE[lang].get(fire, fire)
+    key = _FIRE.get(fire)
+    return t(key, lang) if key else fire
 
 
 def side_letter(side: Side, lang: str) -> str:
     """The one-letter team mark of pictures and the text diagram (А/Б, A/B)."""
-    return _SIDE_LETTER[lang][side]
+    return t(_SIDE_LETTER[side], lang)
 
 
 def team_name(state: MatchState, side: Side) -> str:
@@ -173,9 +151,7 @@ def team_name(state: MatchState, side: Side) -> str:
 
 def dragon_name(state: MatchState, side: Side, lang: str) -> str:
     """«дракон команды «X»» — a form that needs no declension of the team name."""
-    if lang == "ru":
-        return f"дракон команды «{state.team(side).name}»"
-    return f"the {state.team(side).name} dragon"
+    return t("name.dragon", lang, team=state.team(side).name)
 
 
 def player_label(state: MatchState, side: Side, number: int, lang: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from PIL import ImageDraw
 
+from bot.i18n import t
 from engine.geometry import SIDES, Side
 from engine.state import MatchState
 
@@ -14,76 +15,23 @@ from .style import DRAGON_COLOURS, INK, MUTED, RGB, TEAM_COLOURS, Font, font
 
 __all__ = ["draw_header", "draw_panel", "panel_lines", "tick_title"]
 
-_WORDS: dict[str, dict[str, str]] = {
-    "ru": {
-        "round": "Раунд {round}, такт {tick}",
-        "before": "Раунд {round}, перед первым тактом",
-        "ended": "Матч окончен",
-        "dragons": "Драконы",
-        "dragon": "Дракон «{team}»",
-        "dragon_state": "  высота {height}, пасть {mouth}",
-        "open": "открыта",
-        "closed": "закрыта",
-        "fire": "  огонь: коротких {short}, залпов {volleys}",
-        "no_fire": "  огня больше нет",
-        "pending": "со следующего такта: {effects}",
-        "off": "Мячи вне игры",
-        "swallowed_ball": "{ball} — проглочен, дракон «{team}»",
-        "burnt": "{ball} — сгорел",
-        "vanished_head": "Исчезнувший мяч",
-        "vanished": "{ball} — где он, не видно",
-        "vanished_gm": "{ball} — клетка {cell}, выс. {height} (видит судья)",
-        "hospital": "Больничное крыло",
-        "returns": "{who} — вернётся в раунде {round}",
-        "swallowed": "Проглочены",
-        "inside": "{who} — в драконе «{team}»",
-        "none": "никого",
-        "more": "… и ещё {n}",
-    },
-    "en": {
-        "round": "Round {round}, tick {tick}",
-        "before": "Round {round}, before the first tick",
-        "ended": "Match over",
-        "dragons": "Dragons",
-        "dragon": "{team} dragon",
-        "dragon_state": "  height {height}, mouth {mouth}",
-        "open": "open",
-        "closed": "closed",
-        "fire": "  fire: {short} short, {volleys} volleys",
-        "no_fire": "  no fire any more",
-        "pending": "from the next tick: {effects}",
-        "off": "Balls out of play",
-        "swallowed_ball": "{ball}: swallowed by the {team} dragon",
-        "burnt": "{ball}: burnt",
-        "vanished_head": "Vanished ball",
-        "vanished": "{ball}: nobody sees where",
-        "vanished_gm": "{ball}: at {cell}, height {height} (GM only)",
-        "hospital": "Hospital wing",
-        "returns": "{who}: back in round {round}",
-        "swallowed": "Swallowed",
-        "inside": "{who}: inside the {team} dragon",
-        "none": "nobody",
-        "more": "… and {n} more",
-    },
-}
 
 Line = tuple[str, RGB, bool]  # text, colour, bold
 
 
 def tick_title(round_: int, tick: int, lang: str) -> str:
     """«Раунд 3, такт 2»: the title of the picture of a tick."""
-    return _WORDS[lang]["round"].format(round=round_, tick=tick)
+    return t("panel.round", lang, round=round_, tick=tick)
 
 
 def draw_header(
     draw: ImageDraw.ImageDraw, layout: Layout, state: MatchState, lang: str, title: str | None
 ) -> None:
-    w = _WORDS[lang]
     if title is None:
         if state.ended:
-            title = w["ended"]
+            title = t("panel.ended", lang)
         elif state.tick == 0:
-            title = w["before"].format(round=state.round)
+            title = t("panel.before", lang, round=state.round)
         else:
             title = tick_title(state.round, state.tick, lang)
     mid = layout.header / 2
@@ -105,67 +53,74 @@ def draw_header(
 
 def panel_lines(state: MatchState, lang: str, gm_view: bool) -> tuple[list[Line], list[Line]]:
     """The panel's two text columns: dragons and balls; hospital and swallowed."""
-    w = _WORDS[lang]
-    first: list[Line] = [(w["dragons"], INK, True)]
+    first: list[Line] = [(t("panel.dragons", lang), INK, True)]
     for side in SIDES:
         d = state.dragon(side)
-        first.append((w["dragon"].format(team=state.team(side).name), DRAGON_COLOURS[side], True))
-        mouth = w["open"] if d.mouth_open else w["closed"]
-        first.append((w["dragon_state"].format(height=d.height, mouth=mouth), INK, False))
+        first.append(
+            (t("panel.dragon", lang, team=state.team(side).name), DRAGON_COLOURS[side], True)
+        )
+        mouth = t("panel.open", lang) if d.mouth_open else t("panel.closed", lang)
+        first.append((t("panel.dragon_state", lang, height=d.height, mouth=mouth), INK, False))
         status = [effect_short(e, lang) for e in ("daze", "sneeze") if e in d.effects]
         if d.paralysed:
             status.append(effect_short("paralyse", lang))
         fire = (
-            w["no_fire"]
+            t("panel.no_fire", lang)
             if d.extinguished
-            else w["fire"].format(short=d.short_left, volleys=d.volleys_left)
+            else t("panel.fire", lang, short=d.short_left, volleys=d.volleys_left)
         )
         first.append(("; ".join([fire, *status]), INK, False))
         if d.pending_effects:
             effects = ", ".join(effect_short(e, lang) for e in d.pending_effects)
-            first.append(("  " + w["pending"].format(effects=effects), MUTED, False))
+            first.append(("  " + t("panel.pending", lang, effects=effects), MUTED, False))
     off: list[Line] = []
     vanished: list[Line] = []
     for ball in state.balls:
         name = ball_name(ball.name, lang).capitalize()
         if ball.status == "swallowed" and ball.swallowed_by is not None:
-            text = w["swallowed_ball"].format(ball=name, team=state.team(ball.swallowed_by).name)
+            text = t(
+                "panel.swallowed_ball", lang, ball=name, team=state.team(ball.swallowed_by).name
+            )
             off.append((text, INK, False))
         elif ball.status == "burnt":
-            off.append((w["burnt"].format(ball=name), INK, False))
+            off.append((t("panel.burnt", lang, ball=name), INK, False))
         elif ball.status == "vanished":
             # Still in play, only unseen: not listed with the balls out of play.
             if gm_view:
-                text = w["vanished_gm"].format(ball=name, cell=ball.cell, height=ball.height)
+                text = t("panel.vanished_gm", lang, ball=name, cell=ball.cell, height=ball.height)
             else:
-                text = w["vanished"].format(ball=name)
+                text = t("panel.vanished", lang, ball=name)
             vanished.append((text, INK, False))
     if off:
-        first.append((w["off"], INK, True))
+        first.append((t("panel.off", lang), INK, True))
         first.extend(off)
     if vanished:
-        first.append((w["vanished_head"], INK, True))
+        first.append((t("panel.vanished_head", lang), INK, True))
         first.extend(vanished)
 
-    second: list[Line] = [(w["hospital"], INK, True)]
+    second: list[Line] = [(t("panel.hospital", lang), INK, True)]
     hospital = [p for p in state.players if p.status == "hospital"]
     for p in sorted(hospital, key=lambda p: (p.return_round or 0, p.side, p.number)):
         who = f"{side_letter(p.side, lang)}{p.number} {p.name}"
         second.append(
-            (w["returns"].format(who=who, round=p.return_round), TEAM_COLOURS[p.side], False)
+            (t("panel.returns", lang, who=who, round=p.return_round), TEAM_COLOURS[p.side], False)
         )
     if not hospital:
-        second.append((w["none"], MUTED, False))
-    second.append((w["swallowed"], INK, True))
+        second.append((t("panel.none", lang), MUTED, False))
+    second.append((t("panel.swallowed", lang), INK, True))
     swallowed = [p for p in state.players if p.status == "swallowed"]
     for p in swallowed:
         who = f"{side_letter(p.side, lang)}{p.number} {p.name}"
         dragon: Side = p.swallowed_by or ("right" if p.side == "left" else "left")
         second.append(
-            (w["inside"].format(who=who, team=state.team(dragon).name), TEAM_COLOURS[p.side], False)
+            (
+                t("panel.inside", lang, who=who, team=state.team(dragon).name),
+                TEAM_COLOURS[p.side],
+                False,
+            )
         )
     if not swallowed:
-        second.append((w["none"], MUTED, False))
+        second.append((t("panel.none", lang), MUTED, False))
     return first, second
 
 
@@ -199,7 +154,7 @@ def _column(
             (left, top + i * step), _fit(draw, text, fnt, width), font=fnt, fill=colour, anchor="lt"
         )
     if len(shown) < len(lines):
-        more = _WORDS[lang]["more"].format(n=len(lines) - len(shown))
+        more = t("panel.more", lang, n=len(lines) - len(shown))
         draw.text((left, top + len(shown) * step), more, font=regular, fill=MUTED, anchor="lt")
 
 

@@ -15,13 +15,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from bot.i18n import N_, t
 from engine.events import Event, Kind
 from engine.geometry import SIDES, Side
 from engine.ruleset import Ruleset
 from engine.state import MatchState
 
 from .names import ball_name, check_lang, spell_name, spell_spellings
-from .phrases import PHRASES
 from .story import Line, Secrets, TickStory, score_text
 from .table import position_table
 
@@ -107,18 +107,21 @@ def report_parts(
     check_lang(lang)
     if audience is not None and audience not in SIDES:
         raise ValueError(f"audience must be None, 'left' or 'right', not {audience!r}")
-    words = PHRASES[lang]
     said = descriptions or {}
-    prefix = "game_" if game else ""
+    title_key, private_key = (
+        (N_("report.game_title"), N_("report.game_title_private"))
+        if game
+        else (N_("report.title"), N_("report.title_private"))
+    )
     if audience is None:
-        title = words[prefix + "title"].format(round=before.round, game=game)
+        title = t(title_key, lang, round=before.round, game=game)
     else:
-        title = words[prefix + "title_private"].format(
-            round=before.round, team=after.team(audience).name, game=game
-        )
+        title = t(private_key, lang, round=before.round, team=after.team(audience).name, game=game)
     head = (
-        words["score_before"].format(
-            score=score_text(after, before.teams[0].score, before.teams[1].score)
+        t(
+            "report.score_before",
+            lang,
+            score=score_text(after, before.teams[0].score, before.teams[1].score),
         ),
     )
     yellow = before.ball("yellow") if any(b.name == "yellow" for b in before.balls) else None
@@ -140,10 +143,10 @@ def report_parts(
         lines = _weave(lines, tick, said, after, ruleset, lang, audience)
         if not lines:
             continue
-        heading = words["tick"].format(tick=tick) if tick > 0 else None
+        heading = t("report.tick", lang, tick=tick) if tick > 0 else None
         parts.append(TickPart(tick, heading, tuple(line.text for line in lines)))
     if not events:
-        parts.append(TickPart(0, None, (words["no_events"],)))
+        parts.append(TickPart(0, None, (t("report.no_events", lang),)))
     summary = _footer(before.round, after, ruleset, lang, audience)
     return ReportParts(title, head, tuple(parts), summary[0], tuple(summary[1:]))
 
@@ -171,7 +174,7 @@ def _weave(
             clean = redact(clean, ruleset, lang)
         player = names.find_player(side, number)
         who = player.name if player is not None and player.name else f"{side}{number}"
-        sentence = PHRASES[lang]["said"].format(name=who, text=clean)
+        sentence = t("report.said", lang, name=who, text=clean)
         about = [i for i, line in enumerate(lines) if (side, number) in line.actors]
         # Beside his own action (a catch, pass, steal, return); failing that,
         # after his team's flights — never after a collision or someone's fall.
@@ -198,7 +201,7 @@ def _clean(text: str) -> str:
 
 def redact(text: str, ruleset: Ruleset, lang: str = "ru") -> str:
     """The text with every spelling of every spell and counter-spell blanked."""
-    return _spell_pattern(spell_spellings(ruleset)).sub(PHRASES[lang]["hidden"], text)
+    return _spell_pattern(spell_spellings(ruleset)).sub(t("report.hidden", lang), text)
 
 
 @cache
@@ -214,26 +217,31 @@ def _footer(
     """The score, the end-of-round table (every player, the dragons with
     their fire and magic, the free balls and their next flight) and, for a
     team, its own enchanted passes."""
-    words = PHRASES[lang]
-    out = [words["summary_head"].format(round=round_)]
+    out = [t("report.summary_head", lang, round=round_)]
     out.append(
-        words["score"].format(score=score_text(after, after.teams[0].score, after.teams[1].score))
+        t("report.score", lang, score=score_text(after, after.teams[0].score, after.teams[1].score))
     )
     out.extend(position_table(after, ruleset, round_=round_, lang=lang))
     if audience is not None:
         team = after.team(audience)
         out.append(
-            words["enchanted_left"].format(
-                left=team.enchanted_left, total=ruleset.enchanted_per_team
+            t(
+                "report.enchanted_left",
+                lang,
+                left=team.enchanted_left,
+                total=ruleset.enchanted_per_team,
             )
         )
         own = [
-            words["own_spell_item"].format(
-                ball=ball_name(b.name, lang), spell=spell_name(ruleset, b.spell, lang)
+            t(
+                "report.own_spell_item",
+                lang,
+                ball=ball_name(b.name, lang),
+                spell=spell_name(ruleset, b.spell, lang),
             )
             for b in after.balls
             if b.spell and b.enchanted_by == audience and b.status in ("free", "held", "vanished")
         ]
         if own:
-            out.append(words["own_spells"].format(items=", ".join(own)))
+            out.append(t("report.own_spells", lang, items=", ".join(own)))
     return out

@@ -7,13 +7,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.i18n import t
 from engine.events import Event
 from engine.geometry import SIDES, Side
 from engine.ruleset import Ruleset
 from engine.state import MatchState
 
 from .names import ball_name, dragon_name
-from .phrases import PHRASES, WHERE, percent
+from .phrases import percent, why
 from .values import as_int
 
 __all__ = ["Actor", "Line", "Secrets", "StoryBase", "other_side", "score_text"]
@@ -63,10 +64,10 @@ class StoryBase:
 
     # -- helpers --------------------------------------------------------
     def t(self, key: str, **values: Any) -> str:
-        return PHRASES[self.lang][key].format(**values)
+        return t(key, self.lang, **values)
 
     def where(self, code: Any) -> str:
-        return WHERE[self.lang].get(str(code), "")
+        return why(code, self.lang)
 
     def because(self, code: Any) -> str:
         """«: reason» for a known code, nothing for an unknown one."""
@@ -96,7 +97,7 @@ class StoryBase:
             return ""
         if e.ok is None and e.p > 0:
             n = round(1 / e.p)
-            return f"1 из {n}" if self.lang == "ru" else f"1 in {n}"
+            return self.t("report.one_in", n=n)
         return percent(e.p)
 
     def score(self, value: Any) -> str:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.i18n import N_
 from engine.events import Event
 
 from .names import direction_name, spell_name
-from .phrases import PHRASES
+from .phrases import ACTIONS as _ACTIONS
 from .story_base import StoryBase, other_side
 from .values import as_int, as_list, as_people
 
@@ -22,22 +23,24 @@ class ContactStory(StoryBase):
         players = as_people(d.get("players"))
         names = ", ".join(self.name(*p) for p in players)
         self.add(
-            self.t("collision", cell=d.get("cell"), height=d.get("height"), names=names), *players
+            self.t("report.collision", cell=d.get("cell"), height=d.get("height"), names=names),
+            *players,
         )
 
     def on_collision_pick(self, i: int, e: Event) -> None:
         actor = (str(e.data.get("side")), as_int(e.data.get("number")))
-        self.add(self.t("collision_pick", p=self.chance(e), name=self.name(*actor)), actor)
+        self.add(self.t("report.collision_pick", p=self.chance(e), name=self.name(*actor)), actor)
 
     def on_collision_second(self, i: int, e: Event) -> None:
         actor = (str(e.data.get("side")), as_int(e.data.get("number")))
         if e.ok:
             self.add(
-                self.t("collision_second_yes", name=self.name(*actor), p=self.chance(e)), actor
+                self.t("report.collision_second_yes", name=self.name(*actor), p=self.chance(e)),
+                actor,
             )
             return
         # «holds on — 50%», the lost actions and the held_on itself: one sentence.
-        text = self.t("collision_second_no", name=self.name(*actor), p=self.chance(e))
+        text = self.t("report.collision_second_no", name=self.name(*actor), p=self.chance(e))
         lost = ""
         j = self.find(i + 1, lambda x: str(x.kind) == "held_on" and self._same(x, actor))
         if j is not None:
@@ -49,7 +52,9 @@ class ContactStory(StoryBase):
     def on_held_on(self, i: int, e: Event) -> None:
         actor = (str(e.data.get("side")), as_int(e.data.get("number")))
         lost = self._held_actions(i, actor)
-        self.add(self.t("held_on", name=self.name(*actor)) + lost + ".", actor, action=bool(lost))
+        self.add(
+            self.t("report.held_on", name=self.name(*actor)) + lost + ".", actor, action=bool(lost)
+        )
 
     def _held_actions(self, i: int, actor: tuple[str, int]) -> str:
         """«, but loses his action this tick (catch)» for the actions the
@@ -68,8 +73,8 @@ class ContactStory(StoryBase):
                 break
             self._used.add(j)
             action = self.events[j].data.get("action")
-            lost.append(PHRASES[self.lang].get(f"action_{action}", str(action)))
-        return self.t("held_on_lost", actions=", ".join(lost)) if lost else ""
+            lost.append(self.t(_ACTIONS[str(action)]) if str(action) in _ACTIONS else str(action))
+        return self.t("report.held_on_lost", actions=", ".join(lost)) if lost else ""
 
     @staticmethod
     def _same(e: Event, actor: tuple[str, int]) -> bool:
@@ -78,10 +83,10 @@ class ContactStory(StoryBase):
     def on_dragon_knock_roll(self, i: int, e: Event) -> None:
         d = e.data
         actor = (str(d.get("side")), as_int(d.get("number")))
-        outcome = self.t("knock_yes") if e.ok else self.t("knock_no")
+        outcome = self.t("report.knock_yes") if e.ok else self.t("report.knock_no")
         self.add(
             self.t(
-                "knock",
+                "report.knock",
                 name=self.name(*actor),
                 part=self.where(d.get("part")) or d.get("part"),
                 dragon=self.dragon(d.get("dragon")),
@@ -94,10 +99,10 @@ class ContactStory(StoryBase):
     def on_swallow_roll(self, i: int, e: Event) -> None:
         d = e.data
         actor = (str(d.get("side")), as_int(d.get("number")))
-        outcome = self.t("swallow_yes") if e.ok else self.t("swallow_no")
+        outcome = self.t("report.swallow_yes") if e.ok else self.t("report.swallow_no")
         self.add(
             self.t(
-                "swallow_roll",
+                "report.swallow_roll",
                 name=self.name(*actor),
                 where=self.where(d.get("where")) or "—",
                 dragon=self.dragon(d.get("dragon")),
@@ -111,7 +116,7 @@ class ContactStory(StoryBase):
         d = e.data
         actor = (str(d.get("side")), as_int(d.get("number")))
         balls = [self.ball(b) for b in as_list(d.get("balls"))]
-        key = "player_swallowed_balls" if balls else "player_swallowed"
+        key = N_("report.player_swallowed_balls") if balls else N_("report.player_swallowed")
         self.add(
             self.t(
                 key,
@@ -127,7 +132,7 @@ class ContactStory(StoryBase):
         actor = (str(d.get("side")), as_int(d.get("number")))
         self.add(
             self.t(
-                "fall",
+                "report.fall",
                 name=self.name(*actor),
                 height=d.get("height"),
                 cell=d.get("cell"),
@@ -146,11 +151,11 @@ class ContactStory(StoryBase):
             name=self.name(*actor),
             ball=self.ball(ball),
             where=self.where(d.get("where")),
-            second=self.t("second") if d.get("second") else "",
+            second=self.t("report.second") if d.get("second") else "",
             p=self.chance(e),
-            outcome=self.t("lucky") if e.ok else self.t("unlucky"),
+            outcome=self.t("report.lucky") if e.ok else self.t("report.unlucky"),
         )
-        key = "catch_try"
+        key = N_("report.catch_try")
         if e.ok:
             contested = self.find(
                 i + 1, lambda x: str(x.kind) == "catch_pick" and x.data.get("ball") == ball
@@ -165,19 +170,22 @@ class ContactStory(StoryBase):
             )
             if contested is None and catch is not None:
                 self._used.add(catch)
-                key = "catch_done"
+                key = N_("report.catch_done")
         self.add(self.t(key, **values).replace("  ", " "), actor, action=True)
 
     def on_catch_pick(self, i: int, e: Event) -> None:
         d = e.data
         actor = (str(d.get("side")), as_int(d.get("number")))
         names = ", ".join(self.name(*c) for c in as_people(d.get("candidates")))
-        self.add(self.t("catch_pick", names=names, p=self.chance(e), name=self.name(*actor)), actor)
+        self.add(
+            self.t("report.catch_pick", names=names, p=self.chance(e), name=self.name(*actor)),
+            actor,
+        )
 
     def on_catch(self, i: int, e: Event) -> None:
         actor = (str(e.data.get("side")), as_int(e.data.get("number")))
         self.add(
-            self.t("catch", name=self.name(*actor), ball=self.ball(e.data.get("ball"))),
+            self.t("report.catch", name=self.name(*actor), ball=self.ball(e.data.get("ball"))),
             actor,
             action=True,
         )
@@ -187,7 +195,7 @@ class ContactStory(StoryBase):
         actor = (str(d.get("side")), as_int(d.get("number")))
         self.add(
             self.t(
-                "disenchant",
+                "report.disenchant",
                 name=self.name(*actor),
                 ball=self.ball(d.get("ball")),
                 counter=spell_name(self.ruleset, str(d.get("counter")), self.lang),
@@ -202,7 +210,7 @@ class ContactStory(StoryBase):
         actor = (str(d.get("side")), as_int(d.get("number")))
         self.add(
             self.t(
-                "bludger",
+                "report.bludger",
                 Ball=self.ball(d.get("ball"), True),
                 name=self.name(*actor),
                 spell=spell_name(self.ruleset, str(d.get("spell")), self.lang),
@@ -214,7 +222,7 @@ class ContactStory(StoryBase):
         d = e.data
         self.add(
             self.t(
-                "pass_missed",
+                "report.pass_missed",
                 ball=self.ball(d.get("ball")),
                 cell=d.get("cell"),
                 height=d.get("height"),
@@ -232,9 +240,9 @@ class ContactStory(StoryBase):
             target=target,
             where=self.where(d.get("where")),
             p=self.chance(e),
-            outcome=self.t("lucky") if e.ok else self.t("unlucky"),
+            outcome=self.t("report.lucky") if e.ok else self.t("report.unlucky"),
         )
-        key = "steal_try"
+        key = N_("report.steal_try")
         if e.ok:
             j = self.find(
                 i + 1,
@@ -246,19 +254,22 @@ class ContactStory(StoryBase):
             )
             if j is not None:
                 self._used.add(j)
-                key, values["ball"] = "steal_done", self.ball(self.events[j].data.get("ball"))
+                key, values["ball"] = (
+                    N_("report.steal_done"),
+                    self.ball(self.events[j].data.get("ball")),
+                )
                 if self.events[j].p is not None:
-                    values["outcome"] += self.t("steal_pick", p=self.chance(self.events[j]))
+                    values["outcome"] += self.t("report.steal_pick", p=self.chance(self.events[j]))
         self.add(self.t(key, **values).replace("  ", " "), actor, action=True)
 
     def on_steal(self, i: int, e: Event) -> None:
         d = e.data
         side = str(d.get("side"))
         actor = (side, as_int(d.get("number")))
-        pick = self.t("steal_pick", p=self.chance(e)) if e.p is not None else ""
+        pick = self.t("report.steal_pick", p=self.chance(e)) if e.p is not None else ""
         self.add(
             self.t(
-                "steal",
+                "report.steal",
                 name=self.name(*actor),
                 ball=self.ball(d.get("ball")),
                 target=self.name(other_side(side), d.get("target")),
@@ -274,7 +285,7 @@ class ContactStory(StoryBase):
         actor = (side, as_int(d.get("number")))
         self.add(
             self.t(
-                "steal_nothing",
+                "report.steal_nothing",
                 name=self.name(*actor),
                 target=self.name(other_side(side), d.get("target")),
                 reason=self.where(d.get("reason")) or "—",
@@ -288,10 +299,11 @@ class ContactStory(StoryBase):
         actor = (str(d.get("side")), as_int(d.get("number")))
         if d.get("reason") in ("fell", "swallowed"):
             return  # the fall or the swallowing is already told
-        action = PHRASES[self.lang].get(f"action_{d.get('action')}", str(d.get("action")))
+        code = str(d.get("action"))
+        action = self.t(_ACTIONS[code]) if code in _ACTIONS else code
         self.add(
             self.t(
-                "action_lost",
+                "report.action_lost",
                 name=self.name(*actor),
                 action=action,
                 reason=self.because(d.get("reason")),
@@ -303,7 +315,7 @@ class ContactStory(StoryBase):
     def on_ball_height(self, i: int, e: Event) -> None:
         self.add(
             self.t(
-                "ball_height",
+                "report.ball_height",
                 Ball=self.ball(e.data.get("ball"), True),
                 height=e.data.get("height"),
                 p=self.chance(e),
@@ -319,7 +331,7 @@ class ContactStory(StoryBase):
         actor = (str(d.get("side")), as_int(d.get("number")))
         self.add(
             self.t(
-                "catch_nothing",
+                "report.catch_nothing",
                 name=self.name(*actor),
                 ball=self.ball(d.get("ball")),
                 reason=self.because(d.get("reason")),
@@ -329,8 +341,12 @@ class ContactStory(StoryBase):
         )
 
     def on_ball_burnt(self, i: int, e: Event) -> None:
-        self.add(self.t("burnt", Ball=self.ball(e.data.get("ball"), True), cell=e.data.get("cell")))
+        self.add(
+            self.t(
+                "report.burnt", Ball=self.ball(e.data.get("ball"), True), cell=e.data.get("cell")
+            )
+        )
 
     def on_match_end(self, i: int, e: Event) -> None:
         reason = self.where(e.data.get("reason")) or str(e.data.get("reason", ""))
-        self.add(self.t("match_end", reason=reason, score=self.score(e.data.get("score"))))
+        self.add(self.t("report.match_end", reason=reason, score=self.score(e.data.get("score"))))

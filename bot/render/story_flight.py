@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.i18n import N_
 from engine.events import Event, Kind
 from engine.geometry import SIDES
 
@@ -16,7 +17,8 @@ from .names import (
     fire_name,
     spell_name,
 )
-from .phrases import PHRASES, points
+from .phrases import MOVES as _MOVES
+from .phrases import points
 from .story_base import Actor, StoryBase
 from .values import as_int, as_list, as_people, is_cell
 
@@ -29,7 +31,9 @@ class FlightStory(StoryBase):
         d = e.data
         self.add(
             self.t(
-                str(e.kind),  # substitution or substitution_refused
+                N_("report.substitution")
+                if str(e.kind) == "substitution"
+                else N_("report.substitution_refused"),
                 team=self.team(d.get("side")),
                 incoming=self.name(d.get("side"), d.get("in")),
                 outgoing=self.name(d.get("side"), d.get("out")),
@@ -43,7 +47,7 @@ class FlightStory(StoryBase):
         d = e.data
         self.add(
             self.t(
-                "penalty",
+                "report.penalty",
                 name=self.name(d.get("side"), d.get("number")),
                 team=self.team(d.get("side")),
                 ball=self.ball(d.get("ball")),
@@ -54,14 +58,14 @@ class FlightStory(StoryBase):
         )
 
     def on_penalty_nothing(self, i: int, e: Event) -> None:
-        self.add(self.t("penalty_nothing", team=self.team(e.data.get("side"))))
+        self.add(self.t("report.penalty_nothing", team=self.team(e.data.get("side"))))
 
     def on_penalty_refused(self, i: int, e: Event) -> None:
-        self.add(self.t("penalty_refused", team=self.team(e.data.get("side"))))
+        self.add(self.t("report.penalty_refused", team=self.team(e.data.get("side"))))
 
     def on_warning(self, i: int, e: Event) -> None:
         team = self.team(e.data.get("side"))
-        self.add(self.t("warning", team=team, count=e.data.get("count")))
+        self.add(self.t("report.warning", team=team, count=e.data.get("count")))
 
     def on_effect_start(self, i: int, e: Event) -> None:
         d = e.data
@@ -70,12 +74,16 @@ class FlightStory(StoryBase):
             if previous is not None:
                 effect = effect_short(previous, self.lang)
                 self.add(
-                    self.t("pepper_ended", Dragon=self.dragon(d.get("dragon"), True), effect=effect)
+                    self.t(
+                        "report.pepper_ended",
+                        Dragon=self.dragon(d.get("dragon"), True),
+                        effect=effect,
+                    )
                 )
             return
         self.add(
             self.t(
-                "effect_start",
+                "report.effect_start",
                 Dragon=self.dragon(d.get("dragon"), True),
                 effect=effect_text(str(d.get("effect")), self.lang),
             )
@@ -128,7 +136,7 @@ class FlightStory(StoryBase):
             if moved and d.get("from_cell") is not None:
                 items.append(
                     self.t(
-                        "moves",
+                        "report.moves",
                         name=name,
                         from_cell=d.get("from_cell"),
                         from_height=d.get("from_height"),
@@ -137,10 +145,12 @@ class FlightStory(StoryBase):
                     )
                 )
             else:
-                items.append(self.t("stays", name=name, cell=d.get("cell"), height=d.get("height")))
+                items.append(
+                    self.t("report.stays", name=name, cell=d.get("cell"), height=d.get("height"))
+                )
         if items:
             self.add(
-                self.t("flights", team=self.team(side), items=", ".join(items)),
+                self.t("report.flights", team=self.team(side), items=", ".join(items)),
                 *team,
                 flights=True,
             )
@@ -148,25 +158,27 @@ class FlightStory(StoryBase):
     def _launch(self, e: Event) -> None:
         d = e.data
         actor = (str(d.get("side")), as_int(d.get("number")))
-        text = self.t("launch", name=self.name(*actor), cell=d.get("cell"), height=d.get("height"))
+        text = self.t(
+            "report.launch", name=self.name(*actor), cell=d.get("cell"), height=d.get("height")
+        )
         if d.get("ordered") is False:
-            text += self.t("launch_auto")
+            text += self.t("report.launch_auto")
         self.add(text, actor, action=True)
 
     def _no_order(self, e: Event) -> None:
         actor = (str(e.data.get("side")), as_int(e.data.get("number")))
         reason = self.where(e.data.get("reason"))
         if reason:  # an order that could not be flown, not a missing one
-            self.add(self.t("bad_order", name=self.name(*actor), reason=reason), actor)
+            self.add(self.t("report.bad_order", name=self.name(*actor), reason=reason), actor)
         else:
-            self.add(self.t("no_order", name=self.name(*actor)), actor)
+            self.add(self.t("report.no_order", name=self.name(*actor)), actor)
 
     def _dropped(self, i: int, e: Event) -> None:
         """A dropped ball, with the course it was given (one sentence)."""
         d = e.data
         actor = (str(d.get("side")), as_int(d.get("number")))
         text = self.t(
-            "dropped",
+            "report.dropped",
             name=self.name(*actor),
             ball=self.ball(d.get("ball")),
             cell=d.get("cell"),
@@ -184,7 +196,7 @@ class FlightStory(StoryBase):
             course = self.events[j]
             if not self._hidden_ball(course):
                 text += self.t(
-                    "dropped_course",
+                    "report.dropped_course",
                     direction=direction_name(course.data.get("direction"), self.lang),
                     p=self.chance(course),
                 )
@@ -195,18 +207,18 @@ class FlightStory(StoryBase):
         side = d.get("side")
         if d.get("refused"):
             text = self.t(
-                "dragon_refused",
+                "report.dragon_refused",
                 Dragon=self.dragon(side, True),
                 head=d.get("head"),
                 height=d.get("height"),
             )
         else:
             move = str(d.get("move", "stay"))
-            words = PHRASES[self.lang].get(move, move)
+            words = self.t(_MOVES[move]) if move in _MOVES else move
             step = as_int(d.get("height_step"))
-            words += self.t("up") if step > 0 else self.t("down") if step < 0 else ""
+            words += self.t("report.up") if step > 0 else self.t("report.down") if step < 0 else ""
             text = self.t(
-                "dragon_move",
+                "report.dragon_move",
                 Dragon=self.dragon(side, True),
                 move=words,
                 head=d.get("head"),
@@ -223,14 +235,14 @@ class FlightStory(StoryBase):
         self.add(f"{self.dragon(e.data.get('side'), True)}: {self._mouth(e)}.")
 
     def _mouth(self, e: Event) -> str:
-        text = self.t("mouth_open") if e.data.get("open") else self.t("mouth_closed")
+        text = self.t("report.mouth_open") if e.data.get("open") else self.t("report.mouth_closed")
         reason = self.where(e.data.get("reason"))
         return f"{text} ({reason})" if reason and e.data.get("open") else text
 
     def on_fire(self, i: int, e: Event) -> None:
         d = e.data
         cells = ", ".join(str(c) for c in sorted(c for c in as_list(d.get("cells")) if is_cell(c)))
-        key = "fire_random" if d.get("random") else "fire"
+        key = N_("report.fire_random") if d.get("random") else N_("report.fire")
         self.add(
             self.t(
                 key,
@@ -245,17 +257,17 @@ class FlightStory(StoryBase):
     def on_fire_refused(self, i: int, e: Event) -> None:
         self.add(
             self.t(
-                "fire_refused",
+                "report.fire_refused",
                 Dragon=self.dragon(e.data.get("side"), True),
                 reason=self.because(e.data.get("reason")),
             )
         )
 
     def on_random_fire_roll(self, i: int, e: Event) -> None:
-        outcome = self.t("random_fire_yes") if e.ok else self.t("random_fire_no")
+        outcome = self.t("report.random_fire_yes") if e.ok else self.t("report.random_fire_no")
         self.add(
             self.t(
-                "random_fire_roll",
+                "report.random_fire_roll",
                 Dragon=self.dragon(e.data.get("side"), True),
                 p=self.chance(e),
                 outcome=outcome,
@@ -265,13 +277,13 @@ class FlightStory(StoryBase):
     def on_yellow_vanish(self, i: int, e: Event) -> None:
         if e.ok:
             self.secrets.yellow_visible = False
-        key = "vanish_yes" if e.ok else "vanish_no"
+        key = N_("report.vanish_yes") if e.ok else N_("report.vanish_no")
         self.add(self.t(key, cell=e.data.get("cell"), p=self.chance(e)))
 
     def on_yellow_appear(self, i: int, e: Event) -> None:
         if e.ok:
             self.secrets.yellow_visible = True
-        key = "appear_yes" if e.ok else "appear_no"
+        key = N_("report.appear_yes") if e.ok else N_("report.appear_no")
         self.add(self.t(key, cell=e.data.get("cell"), p=self.chance(e)))
 
     def _hidden_ball(self, e: Event) -> bool:
@@ -289,7 +301,7 @@ class FlightStory(StoryBase):
             d = e.data
             self.add(
                 self.t(
-                    "ball_move_line",
+                    "report.ball_move_line",
                     Ball=self.ball(d.get("ball"), True),
                     from_cell=d.get("from_cell"),
                     cell=d.get("cell"),
@@ -303,7 +315,7 @@ class FlightStory(StoryBase):
         elif not self._hidden_ball(e):
             self.add(
                 self.t(
-                    "ball_course_line",
+                    "report.ball_course_line",
                     Ball=self.ball(e.data.get("ball"), True),
                     direction=direction_name(e.data.get("direction"), self.lang),
                     p=self.chance(e),
@@ -316,7 +328,7 @@ class FlightStory(StoryBase):
         elif not self._hidden_ball(e):
             self.add(
                 self.t(
-                    "ball_bounce_line",
+                    "report.ball_bounce_line",
                     Ball=self.ball(e.data.get("ball"), True),
                     cell=e.data.get("cell"),
                     direction=direction_name(e.data.get("direction"), self.lang),
@@ -362,10 +374,10 @@ class FlightStory(StoryBase):
             direction = direction_name(d.get("direction"), self.lang)
             if kind == "ball_direction":
                 notes.setdefault(ball, []).append(
-                    self.t("ball_course", direction=direction, p=self.chance(e))
+                    self.t("report.ball_course", direction=direction, p=self.chance(e))
                 )
             else:
-                key = _BOUNCE.get(str(d.get("reason")), "ball_bounce")
+                key = _BOUNCE.get(str(d.get("reason")), N_("report.ball_bounce"))
                 notes.setdefault(ball, []).append(
                     self.t(key, cell=d.get("cell"), direction=direction, p=self.chance(e))
                 )
@@ -373,18 +385,18 @@ class FlightStory(StoryBase):
         for ball, path in paths.items():
             short = ball_colour(ball, self.lang)
             route = "→".join(str(c) for c in _squeeze(path))
-            text = self.t("ball_path", ball=short, path=route, height=heights.get(ball, "?"))
+            text = self.t("report.ball_path", ball=short, path=route, height=heights.get(ball, "?"))
             if notes.get(ball):
                 text += " (" + "; ".join(notes[ball]) + ")"
             items.append(text)
         if items:
-            self.add(self.t("balls", items=", ".join(items)), flights=True)
+            self.add(self.t("report.balls", items=", ".join(items)), flights=True)
 
     def on_pass(self, i: int, e: Event) -> None:
         d = e.data
         actor = (str(d.get("side")), as_int(d.get("number")))
         text = self.t(
-            "pass",
+            "report.pass",
             name=self.name(*actor),
             ball=self.ball(d.get("ball")),
             from_cell=d.get("from_cell"),
@@ -394,14 +406,16 @@ class FlightStory(StoryBase):
         spell = d.get("spell")
         # §5: only the passing team learns here that the pass was enchanted.
         if spell and self.secrets.audience is not None and self.secrets.audience == d.get("side"):
-            text += self.t("pass_spell", spell=spell_name(self.ruleset, str(spell), self.lang))
+            text += self.t(
+                "report.pass_spell", spell=spell_name(self.ruleset, str(spell), self.lang)
+            )
         self.add(text, actor, action=True)
 
     def on_pass_lands(self, i: int, e: Event) -> None:
         d = e.data
         actor = (str(d.get("side")), as_int(d.get("number")))
         text = self.t(
-            "pass_lands",
+            "report.pass_lands",
             name=self.name(*actor),
             ball=self.ball(d.get("ball")),
             cell=d.get("cell"),
@@ -412,11 +426,11 @@ class FlightStory(StoryBase):
     # Steps 2 and 7: swallowed balls and goals
     def on_ball_swallow_roll(self, i: int, e: Event) -> None:
         d = e.data
-        outcome = self.t("swallowed_yes") if e.ok else self.t("swallowed_no")
+        outcome = self.t("report.swallowed_yes") if e.ok else self.t("report.swallowed_no")
         where = self.where(d.get("where")) or str(d.get("cell"))
         self.add(
             self.t(
-                "ball_swallow",
+                "report.ball_swallow",
                 Dragon=self.dragon(d.get("dragon"), True),
                 ball=self.ball(d.get("ball")),
                 where=where,
@@ -430,7 +444,7 @@ class FlightStory(StoryBase):
         ball = str(d.get("ball"))
         self.add(
             self.t(
-                "goal",
+                "report.goal",
                 Dragon=self.dragon(d.get("dragon"), True),
                 ball=self.ball(ball),
                 points=points(as_int(d.get("points")), self.lang),
@@ -442,7 +456,7 @@ class FlightStory(StoryBase):
     def on_effect_pending(self, i: int, e: Event) -> None:
         effect = str(e.data.get("effect"))
         if effect != "pepper":
-            self.add(self.t("effect_pending", effect=effect_text(effect, self.lang)))
+            self.add(self.t("report.effect_pending", effect=effect_text(effect, self.lang)))
             return
         # Pepper acts at once (§1, §9.3б): the spitting is told here, with the
         # players it concerns; what waits for the next tick is only the end of
@@ -451,21 +465,23 @@ class FlightStory(StoryBase):
         dragon = self.dragon(side)
         j = self.find(i + 1, lambda x: x.kind is Kind.PLAYERS_SPAT and x.data.get("dragon") == side)
         if j is None:
-            self.add(self.t("pepper_now_none", dragon=dragon))
+            self.add(self.t("report.pepper_now_none", dragon=dragon))
         else:
             self._used.add(j)
             spat = self.events[j].data
             people = as_people(spat.get("players"))
             names = ", ".join(self.name(*p) for p in people)
             self.add(
-                self.t("pepper_now", dragon=dragon, names=names, round=spat.get("return_round")),
+                self.t(
+                    "report.pepper_now", dragon=dragon, names=names, round=spat.get("return_round")
+                ),
                 *((str(s), as_int(n)) for s, n in people),
             )
         previous = self.lasting.get(str(side))
         if previous is not None:
             self.add(
                 self.t(
-                    "pepper_ends_next",
+                    "report.pepper_ends_next",
                     Dragon=self.dragon(side, True),
                     effect=effect_short(previous, self.lang),
                 )
@@ -476,7 +492,7 @@ class FlightStory(StoryBase):
         names = ", ".join(self.name(*p) for p in as_people(d.get("players")))
         self.add(
             self.t(
-                "spat",
+                "report.spat",
                 Dragon=self.dragon(d.get("dragon"), True),
                 names=names,
                 round=d.get("return_round"),
@@ -486,7 +502,11 @@ class FlightStory(StoryBase):
 
 # Why a ball changed course: the dome, a dragon's open mouth it steers clear
 # of (§5), or a closed head it hit (§7).
-_BOUNCE = {"dome": "ball_bounce", "dragon": "ball_avoids", "closed_mouth": "ball_bounce_head"}
+_BOUNCE = {
+    "dome": N_("report.ball_bounce"),
+    "dragon": N_("report.ball_avoids"),
+    "closed_mouth": N_("report.ball_bounce_head"),
+}
 
 
 def _squeeze(path: list[Any]) -> list[Any]:

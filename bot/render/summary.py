@@ -14,54 +14,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.i18n import N_, t
 from engine.events import Event
 from engine.geometry import SIDES, Side
 from engine.ruleset import Ruleset
 from engine.state import MatchState
 
 from .names import ball_name, check_lang, dragon_name, side_letter
-from .phrases import WHERE, points
+from .phrases import points, why
 from .story import score_text
 from .values import as_int, as_list
 
 __all__ = ["PlayerLine", "count_players", "match_summary"]
 
-_WORDS = {
-    "ru": {
-        "title": "Итоги матча",
-        "title_playing": "Матч продолжается: итоги на раунд {round}",
-        "final": "Итоговый счёт: {score}",
-        "reason": "Причина окончания: {reason}.",
-        "goals": "Голы:",
-        "no_goals": "Голов не было.",
-        "goal": "{n}. Раунд {round}, такт {tick}: {ball} — {dragon}, {points} команде «{team}»{by}",
-        "by": "; забил {name}",
-        "own": "; в своего дракона: {name}",
-        "team": "Команда «{team}»:",
-        "player": "{mark} {name}: поймал {catches}, пасов {passes}, отнял {steals}, падений {falls}{extra}",
-        "scored": ", очков забил {points}",
-        "swallowed": ", проглочен {n}",
-        "best": "🏆 Игрок матча: {name} («{team}»).",
-        "nobody": "Игрок матча не определён: никто не отличился.",
-    },
-    "en": {
-        "title": "Match summary",
-        "title_playing": "The match goes on: summary after round {round}",
-        "final": "Final score: {score}",
-        "reason": "The match ended because {reason}.",
-        "goals": "Goals:",
-        "no_goals": "No goals.",
-        "goal": "{n}. Round {round}, tick {tick}: {ball} into {dragon}, {points} for {team}{by}",
-        "by": "; scored by {name}",
-        "own": "; own dragon: {name}",
-        "team": "{team}:",
-        "player": "{mark} {name}: caught {catches}, passes {passes}, steals {steals}, falls {falls}{extra}",
-        "scored": ", points scored {points}",
-        "swallowed": ", swallowed {n}",
-        "best": "🏆 Player of the match: {name} ({team}).",
-        "nobody": "No player of the match: nobody stood out.",
-    },
-}
 
 Key = tuple[str, int]
 
@@ -129,27 +94,37 @@ def match_summary(
 ) -> str:
     """The summary of a match (or of the match so far, if it is not over)."""
     check_lang(lang)
-    w = _WORDS[lang]
     lines, goals = count_players(events_all_rounds)
-    out = [w["title"] if final.ended else w["title_playing"].format(round=final.round)]
+    out = [
+        t("summary.title", lang)
+        if final.ended
+        else t("summary.title_playing", lang, round=final.round)
+    ]
     out.append(
-        w["final"].format(score=score_text(final, final.teams[0].score, final.teams[1].score))
+        t(
+            "summary.final",
+            lang,
+            score=score_text(final, final.teams[0].score, final.teams[1].score),
+        )
     )
     if final.end_reason:
-        reason = WHERE[lang].get(final.end_reason, final.end_reason)
-        out.append(w["reason"].format(reason=reason))
+        reason = why(final.end_reason, lang) or final.end_reason
+        out.append(t("summary.reason", lang, reason=reason))
     out.append("")
-    out.append(w["goals"] if goals else w["no_goals"])
+    out.append(t("summary.goals", lang) if goals else t("summary.no_goals", lang))
     for n, (e, scorer) in enumerate(goals, start=1):
         d = e.data
         by = ""
         if scorer is not None:
             name = _name(final, scorer)
-            by = (w["by"] if scorer[0] == d.get("scorer_side") else w["own"]).format(name=name)
+            key = N_("summary.by") if scorer[0] == d.get("scorer_side") else N_("summary.own")
+            by = t(key, lang, name=name)
         team_side = d.get("scorer_side")
         out.append(
             "  "
-            + w["goal"].format(
+            + t(
+                "summary.goal",
+                lang,
                 n=n,
                 round=e.round,
                 tick=e.tick,
@@ -162,17 +137,19 @@ def match_summary(
         )
     for side in SIDES:
         out.append("")
-        out.append(w["team"].format(team=final.team(side).name))
+        out.append(t("summary.team", lang, team=final.team(side).name))
         for p in final.team_players(side):
             line = lines.get((side, p.number))
             if line is None and p.status == "reserve":
                 continue
             line = line or PlayerLine()
-            extra = w["scored"].format(points=line.points) if line.points else ""
-            extra += w["swallowed"].format(n=line.swallowed) if line.swallowed else ""
+            extra = t("summary.scored", lang, points=line.points) if line.points else ""
+            extra += t("summary.swallowed", lang, n=line.swallowed) if line.swallowed else ""
             out.append(
                 "  "
-                + w["player"].format(
+                + t(
+                    "summary.player",
+                    lang,
                     mark=f"{side_letter(side, lang)}{p.number}",
                     name=p.name,
                     catches=line.catches,
@@ -185,9 +162,11 @@ def match_summary(
     out.append("")
     best = _best(lines)
     if best is None:
-        out.append(w["nobody"])
+        out.append(t("summary.nobody", lang))
     else:
-        out.append(w["best"].format(name=_name(final, best), team=final.team(_side(best[0])).name))
+        out.append(
+            t("summary.best", lang, name=_name(final, best), team=final.team(_side(best[0])).name)
+        )
     return "\n".join(out) + "\n"
 
 

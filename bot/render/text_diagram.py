@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import textwrap
 
+from bot.i18n import N_, t
 from engine import geometry
 from engine.geometry import Direction
 from engine.ruleset import Ruleset
@@ -35,37 +36,6 @@ _ARROW = {
     Direction.NE: "↗",
 }
 
-_WORDS = {
-    "ru": {
-        "legend": "Под номером клетки: А7/Б7 — игрок команды и номер, {balls} — мяч; "
-        "Д→ — голова дракона (стрелка — куда смотрит), д — его тело и хвост.",
-        "cells": "Клетки:",
-        "player": "{mark} {name}, высота {height}",
-        "holding": ", мячи: {balls}",
-        "ball": "{ball} мяч, высота {height}",
-        "head": "голова дракона «{team}», смотрит на {facing}, высота {height}, пасть {mouth}",
-        "body": "тело дракона «{team}»",
-        "tail": "хвост дракона «{team}»",
-        "open": "открыта",
-        "closed": "закрыта",
-        "score": "Счёт: {score}",
-    },
-    "en": {
-        "legend": "Under a cell number: A7/B7 is a player (team and number), {balls} a ball; "
-        "Д→ a dragon's head (the arrow shows where it faces), д its body and tail.",
-        "cells": "Cells:",
-        "player": "{mark} {name}, height {height}",
-        "holding": ", balls: {balls}",
-        "ball": "{ball} ball, height {height}",
-        "head": "head of the {team} dragon, facing {facing}, height {height}, mouth {mouth}",
-        "body": "body of the {team} dragon",
-        "tail": "tail of the {team} dragon",
-        "open": "open",
-        "closed": "closed",
-        "score": "Score: {score}",
-    },
-}
-
 
 def text_diagram(
     state: MatchState, ruleset: Ruleset, *, lang: str = "ru", listing: bool = True
@@ -74,7 +44,6 @@ def text_diagram(
     ``listing=False``: the map and its legend only (a results mail, whose
     report ends with the end-of-round table already)."""
     check_lang(lang)
-    w = _WORDS[lang]
     marks: dict[int, list[str]] = {}
     details: dict[int, list[str]] = {}
     for d in state.dragons:
@@ -83,43 +52,56 @@ def text_diagram(
             continue
         team = state.team(d.side).name
         head, body, tail = cells
-        marks.setdefault(head, []).append("Д" + _ARROW[d.facing])
+        marks.setdefault(head, []).append(t("diagram.head_mark", lang) + _ARROW[d.facing])
         details.setdefault(head, []).append(
-            w["head"].format(
+            t(
+                "diagram.head",
+                lang,
                 team=team,
                 facing=direction_name(d.facing, lang),
                 height=d.height,
-                mouth=w["open"] if d.mouth_open else w["closed"],
+                mouth=t("diagram.open", lang) if d.mouth_open else t("diagram.closed", lang),
             )
         )
-        for cell, part in ((body, "body"), (tail, "tail")):
-            marks.setdefault(cell, []).append("д")
-            details.setdefault(cell, []).append(w[part].format(team=team))
+        for cell, part in ((body, N_("diagram.body")), (tail, N_("diagram.tail"))):
+            marks.setdefault(cell, []).append(t("diagram.dragon_mark", lang))
+            details.setdefault(cell, []).append(t(part, lang, team=team))
     for p in sorted(state.players, key=lambda p: (p.side, p.number)):
         if not p.on_field or not is_cell(p.cell):
             continue
         mark = f"{side_letter(p.side, lang)}{p.number}"
         marks.setdefault(p.cell, []).append(mark)
-        text = w["player"].format(mark=mark, name=p.name, height=p.height)
+        text = t("diagram.player", lang, mark=mark, name=p.name, height=p.height)
         if p.balls:
-            text += w["holding"].format(balls=", ".join(ball_colour(b, lang) for b in p.balls))
+            text += t(
+                "diagram.holding", lang, balls=", ".join(ball_colour(b, lang) for b in p.balls)
+            )
         details.setdefault(p.cell, []).append(text)
     for b in state.balls:
         if b.status == "free" and is_cell(b.cell):
             marks.setdefault(b.cell, []).append(ball_letter(b.name, lang))
             details.setdefault(b.cell, []).append(
-                w["ball"].format(ball=ball_colour(b.name, lang).capitalize(), height=b.height)
+                t(
+                    "diagram.ball",
+                    lang,
+                    ball=ball_colour(b.name, lang).capitalize(),
+                    height=b.height,
+                )
             )
     out = _map(marks)
     letters = "/".join(ball_letter(name, lang) for name in ruleset.ball_order)
     out.append("")
-    out.extend(textwrap.wrap(w["legend"].format(balls=letters), WIDTH))
+    out.extend(textwrap.wrap(t("diagram.legend", lang, balls=letters), WIDTH))
     if not listing:
         return "\n".join(out) + "\n"
     out.append(
-        w["score"].format(score=score_text(state, state.teams[0].score, state.teams[1].score))
+        t(
+            "diagram.score",
+            lang,
+            score=score_text(state, state.teams[0].score, state.teams[1].score),
+        )
     )
-    out.append(w["cells"])
+    out.append(t("diagram.cells", lang))
     for cell in sorted(details):
         out.extend(
             textwrap.wrap(

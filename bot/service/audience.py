@@ -34,7 +34,7 @@ from storage.models import Game, Member
 
 from .api import Inbound
 from .context import Actor, ServiceError, Tx
-from .i18n import t
+from .i18n import N_, t
 from .notify import Destination, member_destination
 
 if TYPE_CHECKING:
@@ -296,7 +296,8 @@ def deliveries(tx: Tx, actor: Actor, reply: Audience, outcome: Outcome) -> list[
         private = None
     part = _text(outcome, narrow, reply.lang) if outcome.shown is not None else None
     if part is not None:
-        note = t("audience_rest_private" if private else "audience_rest_withheld", reply.lang)
+        key = N_("audience_rest_private") if private else N_("audience_rest_withheld")
+        note = t(key, reply.lang)
         return [Delivery(reply, f"{part}\n\n{note}", _pictures(outcome, narrow, reply.lang))]
     if private is None:
         return [Delivery(reply, t("audience_not_here", reply.lang), content=False)]

@@ -22,7 +22,7 @@ from .audience import PUBLIC, Audience, Shown, View
 from .context import Actor, ServiceError, Tx, game_code, parse_game_code
 from .deadlines import next_deadline
 from .gm import Outcome
-from .i18n import t
+from .i18n import N_, t
 
 __all__ = [
     "COMMANDS",
@@ -101,7 +101,7 @@ class Request:
         """The language of the answer: its readers' (a group's own, not the writer's)."""
         return self.reply.lang
 
-    def text(self, key: str, **params: object) -> str:
+    def t(self, key: str, **params: object) -> str:
         return t(key, self.lang, **params)
 
 
@@ -156,7 +156,7 @@ def _clear(r: Request) -> Outcome:
 def _ready(r: Request, ready: bool) -> Outcome:
     game_id, _ = r.game_id()
     team, number, whole = ordering.set_ready(r.tx, r.actor, game_id, ready)
-    key = "waiting" if not ready else "ready" if whole else "ready_member"
+    key = N_("waiting") if not ready else N_("ready") if whole else N_("ready_member")
     return Outcome(key, {"team": team, "round": number}, game_id=game_id)
 
 
@@ -176,9 +176,9 @@ def _status(r: Request) -> Outcome:
 
 
 def _help(r: Request) -> Outcome:
-    parts = [help_text(r.lang), r.text("help_commands")]
+    parts = [help_text(r.lang), r.t("help_commands")]
     if r.actor.global_gm or r.actor.trusted:
-        parts.append(r.text("help_gm"))
+        parts.append(r.t("help_gm"))
     return _raw("\n\n".join(parts), secrecy=PUBLIC)
 
 
@@ -210,7 +210,7 @@ def _verify(r: Request) -> Outcome:
             },
             game_id=game_id,
         )
-    yes_no = {True: r.text("yes"), False: r.text("no")}
+    yes_no = {True: r.t("yes"), False: r.t("no")}
     return Outcome(
         "verify_failed",
         {"round": v.round_number, "commitment_ok": yes_no[v.commitment_ok],

@@ -19,7 +19,7 @@ from . import notify, rounds
 from .context import Actor, ServiceError, Tx, game_code
 from .deadlines import ScheduleError, format_schedule, parse_schedule, parse_zone
 from .filing import store_order
-from .i18n import format_time
+from .i18n import N_, STATUS_TEXTS, format_time, t
 
 if TYPE_CHECKING:
     from .audience import Shown, View
@@ -83,7 +83,11 @@ def locked_game(tx: Tx, actor: Actor, game_id: int | None, *statuses: str) -> Ga
     if game is None:
         raise ServiceError("unknown_game", game=game_code(game_id))
     if statuses and game.status not in statuses:
-        raise ServiceError("bad_status", status_now=game.status, game=game_code(game))
+        raise ServiceError(
+            "bad_status",
+            status_now=lambda lang: t(STATUS_TEXTS.get(game.status, "status_setup"), lang),
+            game=game_code(game),
+        )
     return game
 
 
@@ -113,7 +117,7 @@ def set_deadline(
     game.deadlines, game.timezone = times, zone
     tx.s.add(game)
     rnd = rounds.current_round(tx, game)
-    params: dict[str, Any] = {"deadlines": times, "timezone": zone}
+    params: dict[str, Any] = {"game": game_code(game), "deadlines": times, "timezone": zone}
     if rnd is not None and rnd.status == "open":
         rnd.deadline = rounds.deadline_after(game, tx.now + tx.settings.min_round_time)
         tx.s.add(rnd)
@@ -305,7 +309,7 @@ def end(tx: Tx, actor: Actor, game_id: int | None, reason: str = "") -> Outcome:
         game,
         "ended_by_gm",
         kind="match_end",
-        subject_key="subject_match_end",
+        subject_key=N_("subject_match_end"),
         score=score,
         reason=reason or "-",
     )

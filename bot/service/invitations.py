@@ -29,7 +29,7 @@ from .api import Inbound
 from .audience import PUBLIC
 from .context import Actor, ServiceError, Tx, game_code
 from .gm import Outcome, local_time, locked_game, record, side_of
-from .i18n import format_time, t
+from .i18n import N_, ROLE_TEXTS, format_time, t
 
 __all__ = ["CONFIRM_TRIES", "CONFIRM_TTL", "create", "listing", "revoke", "start"]
 
@@ -111,7 +111,7 @@ def create(
     # button when it does not know its own name either).
     button = (t("invite_button", actor.lang), f"bot:start?{code}")
     return Outcome(
-        "invited_link" if bot else "invited",
+        N_("invited_link") if bot else N_("invited"),
         params,
         game_id=game.id,
         data={"code": code, **({"link": params["link"]} if bot else {})},
@@ -201,7 +201,7 @@ def _confirmed(
     params = {
         "game": game_code(game), "code": inv.code, "confirmation": confirmation,
         "name": f"{name} (@{username})" if username else name,
-        "role": lambda lang: t(f"role_{inv.role}", lang), "until": local_time(inv.confirm_until, game),
+        "role": lambda lang: t(ROLE_TEXTS.get(inv.role, "role_player"), lang), "until": local_time(inv.confirm_until, game),
     }  # fmt: skip
     dest = notify.Destination("email", inv.email, game.lang)
     notify.queue(
@@ -252,7 +252,7 @@ def _redeem(
     _tell_masters(tx, game, member, inv, team)
     return Outcome(
         "welcome",
-        {"game": game_code(game), "role": lambda lang: t(f"role_{role}", lang),
+        {"game": game_code(game), "role": lambda lang: t(ROLE_TEXTS.get(role, "role_player"), lang),
          "team": f", «{team}»" if team else ""},
         game_id=game.id, data={"member_id": member.id},
     )  # fmt: skip
@@ -272,7 +272,7 @@ def _who(member: Member, used_from: str | None) -> str:
 def _tell_masters(tx: Tx, game: Game, member: Member, inv: Invitation, team: str) -> None:
     params = {
         "game": game_code(game), "who": _who(member, inv.used_from), "code": inv.code,
-        "role": lambda lang: t(f"role_{inv.role}", lang), "team": f" «{team}»" if team else "",
+        "role": lambda lang: t(ROLE_TEXTS.get(inv.role, "role_player"), lang), "team": f" «{team}»" if team else "",
     }  # fmt: skip
     for dest in notify.gm_destinations(tx, game):
         if (dest.channel, dest.address) in (
@@ -338,7 +338,7 @@ def listing(tx: Tx, actor: Actor, game_id: int | None) -> Outcome:
 
 def _line(tx: Tx, game: Game, inv: Invitation, members: dict[int | None, Member], lang: str) -> str:
     team = _team_of(tx, game, inv.side)
-    what = t(f"role_{inv.role}", lang) + (f" «{team}»" if team else "")
+    what = t(ROLE_TEXTS.get(inv.role, "role_player"), lang) + (f" «{team}»" if team else "")
     if inv.players and inv.role == "player":
         what += f" ({inv.players})"
     bound = _bound(inv.email, inv.telegram_username)

@@ -15,7 +15,7 @@ from storage.models import Game, Round
 from . import gm, notify, ordering, rounds
 from .audience import View
 from .context import Actor, ServiceError, Tx, game_code, parse_game_code
-from .i18n import LANGS, format_time, t
+from .i18n import LANGS, STATUS_TEXTS, format_time, t
 
 __all__ = [
     "choose_game",
@@ -158,7 +158,7 @@ def status_text(tx: Tx, game: Game, view: View, lang: str) -> str:
     rnd = rounds.current_round(tx, game)
     params: dict[str, object] = {
         "game": game_code(game), "left": left, "right": right,
-        "status_text": t(f"status_{game.status}", lang), "score": "0:0", "round": "-",
+        "status_text": t(STATUS_TEXTS.get(game.status, "status_setup"), lang), "score": "0:0", "round": "-",
         "deadline": "-", "commitment": "-",
     }  # fmt: skip
     lines = []

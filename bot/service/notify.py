@@ -18,7 +18,7 @@ from storage.models import Game, Member, Membership, OutboxRow, Team
 
 from .api import Attachment, OutboxItem
 from .context import Tx, game_code
-from .i18n import t
+from .i18n import N_, t
 
 __all__ = [
     "Destination",
@@ -223,7 +223,7 @@ def announce(
     /,
     *,
     kind: str = "announce",
-    subject_key: str = "subject_announce",
+    subject_key: str = N_("subject_announce"),
     to: Iterable[Destination] | None = None,
     **params: object,
 ) -> list[int]:

@@ -26,7 +26,7 @@ from .audience import destination_view
 from .context import ServiceError, Tx, game_code
 from .deadlines import next_deadline
 from .fairness import Verification, commitment, new_seed, result_digest
-from .i18n import format_time, t
+from .i18n import END_REASON_TEXTS, N_, format_time, t
 from .reports import Report, RoundMaterial
 
 __all__ = [
@@ -125,7 +125,7 @@ def announce_round_open(
         "round_open",
         to=to,
         kind="round_open",
-        subject_key="subject_round_open",
+        subject_key=N_("subject_round_open"),
         round=rnd.number,
         deadline=lambda lang: format_time(rnd.deadline, game.timezone, lang),
         commitment=rnd.commitment,
@@ -280,11 +280,13 @@ def _announce_end(
         "match_end",
         to=to,
         kind="match_end",
-        subject_key="subject_match_end",
+        subject_key=N_("subject_match_end"),
         left=left.name,
         right=right.name,
         score=f"{left.score}:{right.score}",
-        reason=lambda lang: t(f"end_reason_{state.end_reason or 'game_master'}", lang),
+        reason=lambda lang: t(
+            END_REASON_TEXTS.get(state.end_reason or "", "end_reason_game_master"), lang
+        ),
     )
 
 

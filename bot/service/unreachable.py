@@ -16,6 +16,7 @@ from storage import repo
 from storage.models import GmAction, OutboxRow
 
 from .context import Tx
+from .i18n import t
 from .notify import Destination, queue
 
 __all__ = ["PRIVATE_FAILURES", "START_BUTTON_URL", "reroute"]
@@ -23,26 +24,6 @@ __all__ = ["PRIVATE_FAILURES", "START_BUTTON_URL", "reroute"]
 # First word of DeliveryResult.reason (bot.telegram.channel.REASONS) for a private chat.
 PRIVATE_FAILURES = frozenset({"blocked", "not_started"})
 START_BUTTON_URL = "bot:start"
-
-_TEXTS = {
-    "notice": (
-        "Судья не может написать {name} в личные сообщения: бот не запущен или заблокирован. "
-        "{name}, нажмите кнопку ниже и «Запустить», чтобы получать ответы и отчёты.{mail}",
-        "The judge cannot write to {name} privately: the bot was never started or is blocked. "
-        "{name}, press the button below and then Start to get answers and reports.{mail}",
-    ),
-    "mail": (" Пока письма идут на почту.", " Meanwhile, messages go by e-mail."),
-    "button": ("Запустить бота", "Start the bot"),
-    "subject": (
-        "Сообщение судьи (Telegram недоступен)",
-        "Message from the judge (Telegram unreachable)",
-    ),
-}
-
-
-def _t(key: str, lang: str, **params: object) -> str:
-    ru, en = _TEXTS[key]
-    return (en if lang == "en" else ru).format(**params)
 
 
 def reroute(tx: Tx, row: OutboxRow, reason: str) -> list[int]:
@@ -68,7 +49,7 @@ def reroute(tx: Tx, row: OutboxRow, reason: str) -> list[int]:
                 row.kind,
                 row.text,
                 game=game,
-                subject=_t("subject", member.lang),
+                subject=t("subject_unreachable", member.lang),
                 attachments=files.get(row.id or 0, []),
                 pictures=row.pictures,
             )
@@ -82,7 +63,12 @@ def reroute(tx: Tx, row: OutboxRow, reason: str) -> list[int]:
     repo.log_action(tx.s, game.id, "system", "telegram_unreachable", {"member": member.id}, tx.now)
     name = member.name or f"id {user_id}"
     lang = team.chat_lang or game.lang  # the group's language, not the member's
-    text = _t("notice", lang, name=name, mail=_t("mail", lang) if member.email else "")
+    text = t(
+        "unreachable_notice",
+        lang,
+        name=name,
+        mail=t("unreachable_mail", lang) if member.email else "",
+    )
     queued.append(
         queue(
             tx,
@@ -90,7 +76,7 @@ def reroute(tx: Tx, row: OutboxRow, reason: str) -> list[int]:
             "notice",
             text,
             game=game,
-            buttons=[(_t("button", lang), START_BUTTON_URL)],
+            buttons=[(t("unreachable_button", lang), START_BUTTON_URL)],
         )
     )
     return queued

@@ -24,6 +24,7 @@ from telegram import (
 )
 from telegram.error import TelegramError
 
+from bot.i18n import N_, t
 from bot.logging import get_logger
 
 __all__ = [
@@ -43,88 +44,53 @@ LANGS = ("ru", "en")
 
 @dataclass(frozen=True)
 class MenuCommand:
+    """A command and the catalog key of its description (``menu.<name>``)."""
+
     name: str
-    ru: str
-    en: str
+    key: str
 
     def bot_command(self, lang: str) -> BotCommand:
-        return BotCommand(self.name, self.ru if lang == "ru" else self.en)
+        return BotCommand(self.name, t(self.key, lang))
 
 
 PLAYER_COMMANDS = (
-    MenuCommand("orders", "мои приказы на этот раунд", "my orders for this round"),
-    MenuCommand(
-        "status",
-        "поле, счёт, срок, кто ещё не прислал приказы",
-        "field, score, deadline, who has not ordered",
-    ),
-    MenuCommand("ready", "мои приказы окончательные", "my orders are final"),
-    MenuCommand("wait", "я ещё поправлю приказы", "I will still change my orders"),
-    MenuCommand("clear", "стереть мои приказы", "forget my orders"),
-    MenuCommand("help", "язык приказов вкратце", "the order language in short"),
-    MenuCommand("rules", "правила и сроки", "rules and deadlines"),
-    MenuCommand("verify", "N — проверить кости раунда N", "N — check the dice of round N"),
-    MenuCommand("game", "DB-N — выбрать игру", "DB-N — choose a game"),
-    MenuCommand("lang", "ru|en — язык ответов", "ru|en — language of replies"),
-    MenuCommand(
-        "passphrase",
-        "ФРАЗА — пароль для приказов письмом",
-        "PHRASE — pass phrase for orders by e-mail",
-    ),
+    MenuCommand("orders", N_("menu.orders")),
+    MenuCommand("status", N_("menu.status")),
+    MenuCommand("ready", N_("menu.ready")),
+    MenuCommand("wait", N_("menu.wait")),
+    MenuCommand("clear", N_("menu.clear")),
+    MenuCommand("help", N_("menu.help")),
+    MenuCommand("rules", N_("menu.rules")),
+    MenuCommand("verify", N_("menu.verify")),
+    MenuCommand("game", N_("menu.game")),
+    MenuCommand("lang", N_("menu.lang")),
+    MenuCommand("passphrase", N_("menu.passphrase")),
 )
 
 _GROUP_NAMES = ("orders", "status", "ready", "wait", "clear", "help", "rules")
 GROUP_COMMANDS = tuple(c for c in PLAYER_COMMANDS if c.name in _GROUP_NAMES)
 
 GM_COMMANDS = (
-    MenuCommand(
-        "newgame",
-        "[НАЗВАНИЕ] [tz=…] [deadline=…] — новая игра",
-        "[NAME] [tz=…] [deadline=…] — new game",
-    ),
-    MenuCommand("addteam", "left|right НАЗВАНИЕ — команда", "left|right NAME — a team"),
-    MenuCommand("addplayer", "left|right ИМЯ — игрок", "left|right NAME — a player"),
-    MenuCommand(
-        "invite",
-        "captain|player|game_master [left|right] [N…] [E-MAIL|@ИМЯ] [for=3d] — приглашение",
-        "captain|player|game_master [left|right] [N…] [E-MAIL|@USERNAME] [for=3d] — invitation",
-    ),
-    MenuCommand(
-        "invitations", "приглашения: кто какое использовал", "invitations: who redeemed what"
-    ),
-    MenuCommand("revoke", "КОД — отозвать приглашение", "CODE — revoke an invitation"),
-    MenuCommand(
-        "deadline",
-        "ЧЧ:ММ[,ЧЧ:ММ] [Пояс/Зона] — срок раундов",
-        "HH:MM[,HH:MM] [Time/Zone] — round deadlines",
-    ),
-    MenuCommand("startgame", "начать матч", "start the match"),
-    MenuCommand("pause", "[ПРИЧИНА] — пауза", "[REASON] — pause"),
-    MenuCommand("resume", "продолжить", "resume"),
-    MenuCommand(
-        "extend",
-        "2h | 30m | 1d | ЧЧ:ММ — продлить срок",
-        "2h | 30m | 1d | HH:MM — extend the deadline",
-    ),
-    MenuCommand("resolve", "разыграть раунд сейчас", "resolve the round now"),
-    MenuCommand("rollback", "отменить последний раунд", "undo the last round"),
-    MenuCommand("warn", "left|right [ПРИЧИНА] — предупреждение", "left|right [REASON] — warning"),
-    MenuCommand("penalty", "left|right [ТАКТ] — пенальти", "left|right [TICK] — penalty"),
-    MenuCommand(
-        "substitute", "left|right УХОДИТ ВХОДИТ — замена", "left|right OUT IN — substitution"
-    ),
-    MenuCommand("endgame", "[ПРИЧИНА] — закончить матч", "[REASON] — end the match"),
-    MenuCommand("announce", "ТЕКСТ — объявление всем", "TEXT — announcement to all"),
-    MenuCommand(
-        "linkchat",
-        "left|right — эта группа станет чатом команды",
-        "left|right — this group becomes the team's chat",
-    ),
-    MenuCommand(
-        "setchannel",
-        "[ЧАТ [ТЕМА]] | off — канал игры (здесь, если не указан)",
-        "[CHAT [TOPIC]] | off — game channel (here if none)",
-    ),
+    MenuCommand("newgame", N_("menu.newgame")),
+    MenuCommand("addteam", N_("menu.addteam")),
+    MenuCommand("addplayer", N_("menu.addplayer")),
+    MenuCommand("invite", N_("menu.invite")),
+    MenuCommand("invitations", N_("menu.invitations")),
+    MenuCommand("revoke", N_("menu.revoke")),
+    MenuCommand("deadline", N_("menu.deadline")),
+    MenuCommand("startgame", N_("menu.startgame")),
+    MenuCommand("pause", N_("menu.pause")),
+    MenuCommand("resume", N_("menu.resume")),
+    MenuCommand("extend", N_("menu.extend")),
+    MenuCommand("resolve", N_("menu.resolve")),
+    MenuCommand("rollback", N_("menu.rollback")),
+    MenuCommand("warn", N_("menu.warn")),
+    MenuCommand("penalty", N_("menu.penalty")),
+    MenuCommand("substitute", N_("menu.substitute")),
+    MenuCommand("endgame", N_("menu.endgame")),
+    MenuCommand("announce", N_("menu.announce")),
+    MenuCommand("linkchat", N_("menu.linkchat")),
+    MenuCommand("setchannel", N_("menu.setchannel")),
 )
 
 

@@ -17,6 +17,7 @@ from support.fake_telegram import FakeTelegram
 from support.telegram_doubles import RecordingService
 
 from bot.config import TelegramConfig
+from bot.i18n import t
 from bot.telegram import FloodLimits, TelegramRunner
 from bot.telegram.commands import GM_COMMANDS, GROUP_COMMANDS, PLAYER_COMMANDS
 from bot.telegram.handlers import APOLOGY
@@ -105,9 +106,9 @@ async def test_command_menus_are_registered(tg: FakeTelegram) -> None:
         pass
     private = tg.commands({"type": "all_private_chats"})
     assert [c["command"] for c in private] == [c.name for c in PLAYER_COMMANDS]
-    assert private[0]["description"] == PLAYER_COMMANDS[0].ru
+    assert private[0]["description"] == t(PLAYER_COMMANDS[0].key, "ru")
     english = tg.commands({"type": "all_private_chats"}, "en")
-    assert english[0]["description"] == PLAYER_COMMANDS[0].en
+    assert english[0]["description"] == t(PLAYER_COMMANDS[0].key, "en")
     group = tg.commands({"type": "all_group_chats"})
     assert [c["command"] for c in group] == [c.name for c in GROUP_COMMANDS]
     gm_menu = tg.commands({"type": "chat", "chat_id": gm.id})
