@@ -43,6 +43,8 @@ class Acknowledgement:
     cleared: Sequence[Order]  # taken off the sheet by its clears
     withdrawn: Sequence[Order]  # taken off because the message was edited
     sheet: RoundOrders  # the sheet on file now
+    # The sheet's receipt (bot.service.receipts.receipt): shown under the sheet.
+    receipt: str = ""
 
     def text(self, state: MatchState, ruleset: Ruleset, lang: str) -> str:
         parts = [self._header(lang)]
@@ -104,6 +106,8 @@ class Acknowledgement:
         out = [head, textblocks.pre(orders)]
         if self.accepted and any(o in self.accepted for o in _every(self.sheet)):
             out.append(t("ack_marked", lang))
+        if self.receipt:
+            out.append(self.receipt)
         text = "\n".join(out)
         return f"{text}\n\n{missing}" if missing else text
 

@@ -261,6 +261,11 @@ def submit(
         cleared=[_order_of(r) for r in cleared_rows],
         withdrawn=[_order_of(r) for r in withdrawn],
         sheet=_sheet_orders([r for r in on_file_rows if r.current]),
+        receipt=(
+            _receipts([r for r in on_file_rows if r.current], state, scope, rnd.number, lang)
+            if accepted or cleared
+            else ""
+        ),
     )
     status = (
         "ok"
@@ -269,10 +274,6 @@ def submit(
     )
     parts = [late_note] if late_note and (accepted or cleared) else []
     parts.append(ack.text(state, ruleset, lang))
-    if accepted or cleared:
-        parts.append(
-            _receipts([r for r in on_file_rows if r.current], state, scope, rnd.number, lang)
-        )
     return status, "\n\n".join(parts)
 
 
