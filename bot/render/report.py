@@ -121,7 +121,7 @@ def report_parts(
         t(
             "report.score_before",
             lang,
-            score=score_text(after, before.teams[0].score, before.teams[1].score),
+            score=score_text(after, before.teams[0].score, before.teams[1].score, lang),
         ),
     )
     yellow = before.ball("yellow") if any(b.name == "yellow" for b in before.balls) else None
@@ -219,7 +219,11 @@ def _footer(
     team, its own enchanted passes."""
     out = [t("report.summary_head", lang, round=round_)]
     out.append(
-        t("report.score", lang, score=score_text(after, after.teams[0].score, after.teams[1].score))
+        t(
+            "report.score",
+            lang,
+            score=score_text(after, after.teams[0].score, after.teams[1].score, lang),
+        )
     )
     out.extend(position_table(after, ruleset, round_=round_, lang=lang))
     if audience is not None:
