@@ -68,12 +68,13 @@ class TranscriptChannel:
 
     def incoming(self, msg: Inbound) -> None:
         """Record a message handed to the judge (a captain's orders, a /start)."""
-        channel = self._channel(msg.channel)
-        key = N_("demo.head_in_chat") if msg.chat else N_("demo.head_in")
-        head = t(
-            key, self.lang, channel=channel, sender=msg.sender, chat=msg.chat, id=msg.external_id
-        )
-        self.note(head, msg.text)
+        self.note(self.head_in(msg.channel, msg.sender, msg.external_id, msg.chat), msg.text)
+
+    def head_in(self, channel: str, sender: str, number: str, chat: str | None = None) -> str:
+        """«Telegram 1001 (чат 1001) → судье · №1001:3»: who wrote to the judge."""
+        key = N_("demo.head_in_chat") if chat else N_("demo.head_in")
+        name = self._channel(channel)
+        return t(key, self.lang, channel=name, sender=sender, chat=chat, id=number)
 
     async def deliver(self, item: OutboxItem) -> DeliveryResult:
         files = ", ".join(

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import re
 
+from support.service_table import GM, make_table
+
 from storage.db import Database
-from tests.support.service_table import GM, make_table
 
 # Commands, invitation codes, game codes, links and time zones are not words of the text.
 _CODE = re.compile(r"\b[A-Z]\w+/[A-Z]\w+|/\w+|--\w+|\b[A-Z0-9]{8,}\b|DB-\d+|https?://\S+")
