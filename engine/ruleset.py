@@ -575,6 +575,14 @@ def load_ruleset(name: str = "classic", version: int | None = None) -> Ruleset:
     return parse_ruleset(copy.deepcopy(_shipped(name)), version)
 
 
+def load_ruleset_label(label: str) -> Ruleset:
+    """``classic`` (the current version) or ``classic@1`` (an older one)."""
+    name, _, version = label.partition("@")
+    if version and not version.isdigit():
+        raise RulesetError(f"ruleset {label!r}: the version after @ is a number")
+    return load_ruleset(name, int(version) if version else None)
+
+
 def shipped_versions(name: str) -> tuple[int, ...]:
     """The versions of a shipped ruleset that can be loaded."""
     return ruleset_versions(_shipped(name))

@@ -221,6 +221,11 @@ class Round(SQLModel, table=True):
     resolved_at: datetime | None = _when(default=None)
     orders: dict[str, Any] | None = Field(default=None, sa_type=JSON)  # what was resolved
     result_digest: str | None = None
+    # The rules it was resolved under (docs/rules.md "Ruleset versions"), so
+    # that it re-plays under them after a ruling changes.
+    ruleset: str | None = None
+    ruleset_version: int | None = None
+    ruleset_digest: str | None = None
 
 
 class OrderRow(SQLModel, table=True):

@@ -21,7 +21,8 @@ def _line(v: Verification) -> str:
 
     return (
         f"round {v.round_number}: {'OK' if v.ok else 'MISMATCH'} (commitment {mark(v.commitment_ok)}, "
-        f"result {mark(v.result_ok)}, positions {mark(v.state_ok)})\n"
+        f"result {mark(v.result_ok)}, positions {mark(v.state_ok)}, "
+        f"rules {v.ruleset}{'' if v.ruleset_ok else ', its data changed since'})\n"
         f"  seed {v.seed}\n  commitment {v.commitment}\n"
         f"  digest {v.digest} (recomputed {v.recomputed_digest})"
     )

@@ -248,4 +248,6 @@ def _footer(
         ]
         if own:
             out.append(t("report.own_spells", lang, items=", ".join(own)))
+    # The rules this round was played under (a round re-plays under them).
+    out.append(t("report.rules_version", lang, name=ruleset.name, version=ruleset.version))
     return out

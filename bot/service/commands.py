@@ -224,6 +224,7 @@ def _verify(r: Request) -> Outcome:
                 "seed": v.seed,
                 "commitment": v.commitment,
                 "digest": v.digest,
+                "ruleset": v.ruleset,
             },
             game_id=game_id,
         )
@@ -231,7 +232,9 @@ def _verify(r: Request) -> Outcome:
     return Outcome(
         "verify_failed",
         {"round": v.round_number, "commitment_ok": yes_no[v.commitment_ok],
-         "result_ok": yes_no[v.result_ok], "state_ok": yes_no[v.state_ok]},
+         "result_ok": yes_no[v.result_ok], "state_ok": yes_no[v.state_ok],
+         "ruleset": v.ruleset,
+         "ruleset_ok": r.t("rules_same") if v.ruleset_ok else r.t("rules_changed")},
         status="rejected", game_id=game_id,
     )  # fmt: skip
 

@@ -67,6 +67,12 @@ class Verification:
     commitment_ok: bool  # sha256(seed) == commitment
     result_ok: bool  # the rerun gives the published digest
     state_ok: bool  # ... and the stored position after the round
+    ruleset: str = ""  # the rules it was re-played under: classic@1
+    # Their data are the data the round recorded (by digest).  Not part of
+    # ``ok``: a setting added since (an order-language reading, say) changes
+    # the digest without changing the result; when the result differs too,
+    # this says why.
+    ruleset_ok: bool = True
 
     @property
     def ok(self) -> bool:

@@ -9,7 +9,7 @@ from datetime import timedelta
 from typing import Any
 
 from engine.geometry import SIDES
-from engine.ruleset import RulesetError, load_ruleset
+from engine.ruleset import RulesetError, load_ruleset_label
 from engine.setup import new_match
 from storage import repo
 from storage.models import Game, Membership, Player, Team
@@ -47,7 +47,7 @@ def create_game(
         raise ServiceError("not_gm", status="refused")
     name = ruleset or tx.settings.ruleset
     try:
-        rules = load_ruleset(name)
+        rules = load_ruleset_label(name)  # "classic", or pinned to a version: "classic@1"
         zone = timezone or tx.settings.timezone
         parse_zone(zone)
         schedule = format_schedule(parse_schedule(deadlines or tx.settings.deadline))

@@ -16,7 +16,7 @@ from typing import Any
 from engine.events import Event
 from engine.orders import RoundOrders
 from engine.resolve import resolve_round
-from engine.ruleset import Ruleset, load_ruleset
+from engine.ruleset import Ruleset, load_ruleset, load_ruleset_label
 from engine.state import MatchState
 from storage import repo
 from storage.models import Game, OrderRow, Round
@@ -41,6 +41,7 @@ __all__ = [
     "report_failure",
     "resolve",
     "rollback",
+    "round_ruleset",
     "ruleset_of",
     "verify",
 ]
@@ -64,7 +65,16 @@ class Resolution:
 
 
 def ruleset_of(game: Game) -> Ruleset:
-    return load_ruleset(game.ruleset)
+    """The rules the game's next round is played by: its ruleset at the
+    current version (or the version it is pinned to, ``classic@1``)."""
+    return load_ruleset_label(game.ruleset)
+
+
+def round_ruleset(game: Game, rnd: Round) -> Ruleset:
+    """The rules a resolved round was played under, as it recorded them; a
+    round from before rounds recorded them was played under version 1."""
+    name = rnd.ruleset or game.ruleset.partition("@")[0]
+    return load_ruleset(name, rnd.ruleset_version or 1)
 
 
 def current_round(tx: Tx, game: Game) -> Round | None:
@@ -174,6 +184,9 @@ def resolve(
     rnd.resolved_at = tx.now
     rnd.orders = orders.to_json()
     rnd.result_digest = digest
+    rnd.ruleset = ruleset.name
+    rnd.ruleset_version = ruleset.version
+    rnd.ruleset_digest = ruleset.digest
     tx.s.add(rnd)
     material = RoundMaterial(
         before=before,
@@ -260,7 +273,7 @@ def material(tx: Tx, round_id: int) -> RoundMaterial:
         after=ticks[-1] if ticks else before,
         tick_states=tuple(ticks),
         events=tuple(events_of(tx, rnd)),
-        ruleset=ruleset_of(game),
+        ruleset=round_ruleset(game, rnd),
         descriptions=descriptions(orders),
         game=game_code(game),
     )
@@ -338,7 +351,9 @@ def verify(tx: Tx, game_id: int, number: int) -> Verification:
     assert rnd.id is not None
     before = load_state(tx, rnd)
     orders = RoundOrders.from_json(rnd.orders)
-    result = resolve_round(before, orders, ruleset_of(game), rnd.seed)
+    # Re-played under its own rules: a ruling changed since does not touch it.
+    rules = round_ruleset(game, rnd)
+    result = resolve_round(before, orders, rules, rnd.seed)
     digest = result_digest(result.state, result.events)
     state_ok = all(
         repo.snapshot(tx.s, rnd.id, i) == s.to_json()
@@ -354,6 +369,8 @@ def verify(tx: Tx, game_id: int, number: int) -> Verification:
         commitment_ok=commitment(rnd.seed) == rnd.commitment,
         result_ok=digest == rnd.result_digest,
         state_ok=state_ok,
+        ruleset=rules.label,
+        ruleset_ok=rnd.ruleset_digest is None or rnd.ruleset_digest == rules.digest,
     )
 
 

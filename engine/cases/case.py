@@ -37,7 +37,7 @@ from ..orders import (
     Substitution,
     TeamWarning,
 )
-from ..ruleset import Ruleset, RulesetError, load_ruleset
+from ..ruleset import Ruleset, RulesetError, load_ruleset_label
 from ..setup import new_match
 from ..state import MatchState, PlayerRef
 from .expect import Expect, parse_expect
@@ -102,10 +102,9 @@ class Case:
 
 def ruleset_of(label: str) -> Ruleset:
     """``classic`` or ``classic@1``."""
-    name, _, version = label.partition("@")
     try:
-        return load_ruleset(name, int(version) if version else None)
-    except ValueError as exc:  # RulesetError is one, and int() of a bad version
+        return load_ruleset_label(label)
+    except RulesetError as exc:
         raise CaseError(f"ruleset {label!r}: {exc}") from None
 
 
