@@ -21,7 +21,7 @@ from engine.geometry import SIDES, Side
 from engine.ruleset import Ruleset
 from engine.state import MatchState
 
-from .names import ball_name, check_lang, spell_name, spell_spellings
+from .names import ball_name, check_lang, edition_name, spell_name, spell_spellings
 from .story import Line, Secrets, TickStory, score_text
 from .table import position_table
 
@@ -249,5 +249,7 @@ def _footer(
         if own:
             out.append(t("report.own_spells", lang, items=", ".join(own)))
     # The rules this round was played under (a round re-plays under them).
-    out.append(t("report.rules_version", lang, name=ruleset.name, version=ruleset.version))
+    out.append(
+        t("report.rules_version", lang, name=edition_name(ruleset, lang), version=ruleset.version)
+    )
     return out

@@ -12,22 +12,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from importlib import resources
 
+from bot.render.names import edition_name
 from engine.ruleset import Ruleset
 
-from .i18n import N_, format_clock, lang_or_default, t, tn
+from .i18n import format_clock, lang_or_default, t, tn
 
 __all__ = ["RULES_PICTURES", "edition", "rulebook_files", "rules_params"]
 
 RULES_PICTURES = "rules/"  # an outbox item's pictures: "rules/<ruleset>/<lang>"
 
-# Editions by ruleset name; another ruleset is named by its own title.
-_EDITIONS = {"classic": N_("ruleset.classic")}
-
 
 def edition(ruleset: Ruleset, lang: str) -> str:
     """«классические правила (classic, версия 1)»: what a game is played by."""
-    key = _EDITIONS.get(ruleset.name)
-    name = t(key, lang) if key is not None else ruleset.title
+    name = edition_name(ruleset, lang)
     return t("ruleset.edition", lang, name=name, ruleset=ruleset.name, version=ruleset.version)
 
 
