@@ -16,7 +16,7 @@ from datetime import datetime
 from pathlib import Path
 
 from bot.i18n import N_, t
-from bot.service import DeliveryResult, Inbound, OutboxItem
+from bot.service import DeliveryResult, Inbound, OutboxItem, textblocks
 
 __all__ = ["TranscriptChannel"]
 
@@ -92,7 +92,7 @@ class TranscriptChannel:
             id=item.id,
         )
         tail = t("demo.attachments", self.lang, files=files) if files else ""
-        self.note(head, subject + item.text, tail)
+        self.note(head, subject + textblocks.plain(item.text), tail)
         self.delivered[item.kind] = self.delivered.get(item.kind, 0) + 1
         if item.kind == "results" and item.destination == self.public:
             self.public_results.append(item)
