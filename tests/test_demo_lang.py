@@ -83,7 +83,7 @@ def test_the_english_demo_plays_english_teams_and_players(english: Played) -> No
     assert any(text.startswith("Salamanders") for text in english.drawn)
     assert "Legend" in english.drawn  # the field's legend is among the strings checked
     reports = "".join(p.read_text(encoding="utf-8") for p in english.folder.glob("reports/*.txt"))
-    assert "the Wyverns dragon" in reports or "the Salamanders dragon" in reports
+    assert "the wyverns dragon" in reports.lower()
 
 
 # Latin words a Russian text may show: names of things, the zone of the clock.
