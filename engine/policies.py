@@ -36,8 +36,10 @@ def random_policy(
 def greedy_policy(
     state: MatchState, ruleset: Ruleset, side: Side, seed: str | int | bytes
 ) -> RoundOrders:
-    """Chase free balls, carry them to the enemy dragon and shoot; the dragon
-    keeps moving and fires at opponents in its cone."""
+    """Chase free balls, rob carriers, carry balls to the enemy dragon and
+    shoot when its mouth will be open; the dragon keeps its mouth shut while
+    threatened, goes for opponents, fires at them and rests otherwise
+    (docs/engine.md, *The built-in captains*)."""
     return greedy_orders(state, ruleset, side, _dice(seed, f"greedy/{side}"))
 
 

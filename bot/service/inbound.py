@@ -17,7 +17,7 @@ from .api import Inbound, mask_passphrase_command
 from .audience import PUBLIC, Audience
 from .context import Actor, ServiceError, Tx
 from .gm import Outcome
-from .i18n import lang_or_default, t
+from .i18n import N_, lang_or_default, t
 
 __all__ = ["answer", "identify", "process", "store"]
 
@@ -101,8 +101,9 @@ def process(tx: Tx, msg: Inbound, inbound_id: int) -> tuple[Outcome, Actor]:
 
 
 _REFUSALS = {
-    "wrong_passphrase": "unauthenticated_wrong",
-    "passphrase_not_set": "unauthenticated_unset",
+    "no_passphrase": N_("unauthenticated"),
+    "wrong_passphrase": N_("unauthenticated_wrong"),
+    "passphrase_not_set": N_("unauthenticated_unset"),
 }
 
 
@@ -122,7 +123,7 @@ def _dispatch(
         return Outcome("mail_too_large", {"limit": msg.meta.get("limit", "?")}, status="refused")
     if msg.channel == "email" and not msg.authenticated and not (cmd and cmd.name == "start"):
         # Say what was wrong: a wrong phrase is not a missing one (the adapter's verdict).
-        key = _REFUSALS.get(str(msg.meta.get("auth")), "unauthenticated")
+        key = _REFUSALS.get(str(msg.meta.get("auth")), _REFUSALS["no_passphrase"])
         return Outcome(key, status="refused")
     if actor.member is None and not actor.trusted:
         if cmd is not None and cmd.name in commands.ANONYMOUS:

@@ -1,26 +1,38 @@
-"""The greedy policy: chase the free balls, carry them to the enemy dragon,
-shoot into its mouth when in range, pass forward to a team-mate, steal from
-carriers nearby; the dragon keeps moving (mouth shut) and breathes fire when
-opponents are in its cone.
+"""The greedy policy: chase the free balls, rob the other side's carriers,
+carry the balls to the enemy dragon and shoot when its mouth will be open
+where the ball lands (read from the position, :mod:`.foresight`), pass
+forward to a team-mate; the dragon is :mod:`.greedy_dragon`.
 
 It plans tick by tick for the whole team so a passer can aim at where a
 team-mate will be, and it only uses what the team may know: it never looks
-at a vanished ball or at the other team's spells.
+at a vanished ball or at the other team's spells or orders.
 """
 
 from __future__ import annotations
 
 from ..dice import Dice
 from ..geometry import Direction, Side
-from ..orders import Action, Catch, DragonMove, FireKind, Pass, RoundOrders, Steal
-from ..resolution.geo import DIST, NEXT, danger_cells, fire_cells
+from ..orders import Action, Catch, DragonMove, Pass, RoundOrders, Steal
+from ..resolution.geo import DIST, NEXT, danger_cells
 from ..ruleset import Ruleset
-from ..state import MatchState, effect_names
-from .common import PlayerPlan, Team, cells_within, dragon_moves, flight_cells
+from ..state import MatchState, PlayerState, effect_names
+from .common import PlayerPlan, Team, cells_within, flight_cells
+from .foresight import foresee
+from .greedy_dragon import plan_dragon
 
 __all__ = ["greedy_orders"]
 
 CHASERS_PER_BALL = 2
+GUARDS_PER_CARRIER = 2
+# The height a player flies at when nothing calls for another: the two sides'
+# differ, so players crossing the field do not crash into each other (§4).
+_CRUISE: dict[str, int] = {"left": 1, "right": 3}
+# The height a chaser takes when an opponent goes for a ball at its height:
+# never the one the other side takes, or the two would meet there.
+_OTHER_HEIGHT: dict[str, dict[int, int]] = {
+    "left": {1: 2, 2: 1, 3: 1},
+    "right": {1: 3, 2: 3, 3: 2},
+}
 
 
 def greedy_orders(state: MatchState, rules: Ruleset, side: Side, dice: Dice) -> RoundOrders:
@@ -42,17 +54,19 @@ class _Greedy:
         self.enemy = enemy
         self.goal = enemy.head
         own = state.dragon(team.side)
-        # Cells to keep out of: the enemy dragon and its mouth's reach; our own
-        # dragon's body (a crash at the same height).
-        self.hazard = danger_cells(enemy.head, enemy.facing) | _dragon_body(
-            enemy.head, enemy.facing
-        )
+        # What the other dragon will do, read from the position (.foresight):
+        # where its head, open mouth and flame will be at each tick.
+        self.forecast = foresee(state, team.rules, team.foe)
         self.own_body = _dragon_body(own.head, own.facing)
         self.own_height = own.height
+        self.own_head = own.head
         self.free_balls = [
             b for b in state.balls if b.status == "free" and b.cell is not None and b.height
         ]
         self.assign = self._assign_chasers()
+        self.guards = self._assign_guards()
+        self.opponent_spots = {(o.cell, o.height) for o in team.opponents}
+        self.last_move: DragonMove | None = None
 
     def _assign_chasers(self) -> dict[int, tuple[int, int]]:
         """player number → (cell, height) of the free ball he chases."""
@@ -67,13 +81,40 @@ class _Greedy:
         chasers: dict[str, int] = {}
         out: dict[int, tuple[int, int]] = {}
         balls = {b.name: b for b in self.free_balls}
+        rivals = [o for o in self.team.opponents if o.cell is not None and not o.balls]
         for _, number, name in pairs:
             if number in out or chasers.get(name, 0) >= CHASERS_PER_BALL:
                 continue
             chasers[name] = chasers.get(name, 0) + 1
             b = balls[name]
             assert b.cell is not None and b.height is not None
-            out[number] = (b.cell, b.height)
+            height = b.height
+            if any(DIST[o.cell or 0][b.cell] <= 2 and o.height == b.height for o in rivals):
+                # An opponent goes for it at its height: catch from another one
+                # (75% instead of 100%) rather than crash into him.
+                height = _OTHER_HEIGHT[self.team.side][b.height]
+            out[number] = (b.cell, height)
+        return out
+
+    def _assign_guards(self) -> dict[int, PlayerState]:
+        """player number → the opponent carrier he goes to rob: those nearest
+        our dragon first (they are about to shoot), two guards each at most."""
+        carriers = sorted(
+            (o for o in self.team.opponents if o.balls and o.cell is not None),
+            key=lambda o: (DIST[o.cell or 0][self.own_head], o.number),
+        )
+        out: dict[int, PlayerState] = {}
+        free = [
+            p
+            for p in self.team.plans
+            if p.cell is not None and not p.held and p.player.number not in self.assign
+        ]
+        for o in carriers:
+            assert o.cell is not None
+            free.sort(key=lambda p: (DIST[p.cell or 0][o.cell or 0], p.player.number))
+            for p in free[:GUARDS_PER_CARRIER]:
+                out[p.player.number] = o
+            free = free[GUARDS_PER_CARRIER:]
         return out
 
     # -- one tick ------------------------------------------------------------
@@ -96,7 +137,7 @@ class _Greedy:
                 cell, height, _ = moves[number]
                 action, key = actions[number]
                 self.team.order(plan, tick, cell, height, action, self.team.phrase(key))
-        self._dragon(tick)
+        self.last_move = plan_dragon(self.team, tick, self.last_move)
 
     def _move(
         self, plan: PlayerPlan, tick: int, taken: set[tuple[int, int]]
@@ -106,7 +147,7 @@ class _Greedy:
             if tick != plan.launching_at:
                 return None
             plan.launching_at = None
-            target = self._target(plan)
+            target = self._target(plan, tick)
             # The re-entry cell nearest the target, where no team-mate goes.
             cell, height = min(
                 ((c, h) for c in rules.reentry(plan.player.side) for h in rules.heights),
@@ -115,25 +156,30 @@ class _Greedy:
             return cell, height, "launch"
         if plan.cell is None or plan.height is None:
             return None
-        target_cell, target_height = self._target(plan)
+        target_cell, target_height = self._target(plan, tick)
         heights = self.team.heights_from(plan.height)
         # The height nearest his wish within reach this tick.
         height = max(heights[0], min(heights[-1], target_height))
         # The cell nearest the target, at that height if he can, out of harm's
         # way and not where a team-mate is going (a collision).
         row = DIST[target_cell]
-        hazard, own_body, own_height = self.hazard, self.own_body, self.own_height
-        options = [(h, abs(h - height), h == own_height) for h in heights]
+        hazard, fire, burns = self._hazards(tick)
+        own_body, own_height = self.own_body, self.own_height
+        first = tick == self.team.first_tick
+        options = [(h, abs(h - height), h == own_height, h in burns) for h in heights]
         best = (plan.cell, plan.height)
         best_key = (9, 0, 0)
         for c in flight_cells(plan.cell):
             near = row[c]
             unsafe = c in hazard
             body = c in own_body
-            for h, off, low in options:
-                penalty = 1 if unsafe or (low and body) else 0
+            hot = c in fire
+            for h, off, low, hit in options:
+                penalty = 1 if unsafe or (low and body) or (hot and hit) else 0
                 if (c, h) in taken:
                     penalty += 2
+                elif first and (c, h) in self.opponent_spots:
+                    penalty += 1  # he may well stay: a collision
                 key = (penalty, near, off)
                 if key < best_key:
                     best, best_key = (c, h), key
@@ -142,22 +188,46 @@ class _Greedy:
             kind = "stay"
         return best[0], best[1], kind
 
-    def _target(self, plan: PlayerPlan) -> tuple[int, int]:
+    def _hazards(self, tick: int) -> tuple[frozenset[int], frozenset[int], set[int]]:
+        """Where the other dragon will be dangerous at ``tick``: its cells (a
+        knock) and, if its mouth will be open, the cells it swallows from; its
+        flame; the heights the flame reaches."""
+        f = self.forecast.get(tick)
+        if f is None:
+            e = self.enemy
+            return (
+                danger_cells(e.head, e.facing) | _dragon_body(e.head, e.facing),
+                frozenset(),
+                set(),
+            )
+        cells = _dragon_body(f.head, f.facing)
+        if f.mouth_open:
+            cells = cells | danger_cells(f.head, f.facing)
+        reach = self.rules.fire.height_reach
+        heights = {h for h in self.rules.heights if abs(h - f.height) <= reach}
+        return cells, f.fire, heights
+
+    def _target(self, plan: PlayerPlan, tick: int) -> tuple[int, int]:
         """Where he heads: the enemy dragon with a ball, a free ball, or an
         opponent carrying one; otherwise a spot in front of the enemy."""
-        enemy_height = self.enemy.height
+        cruise = _CRUISE[self.team.side]
         if plan.held:
-            return self.goal, enemy_height
+            # Far from the goal at his side's cruising height (clear of the other
+            # side's), near it at the dragon's, where a shot is surest (§7).
+            near = plan.cell is not None and DIST[plan.cell][self.goal] <= 5
+            return self.goal, self.enemy.height if near else cruise
         chase = self.assign.get(plan.player.number)
         if chase is not None:
             return chase
-        carriers = [o for o in self.team.opponents if o.balls and o.cell and o.height]
-        if carriers and plan.cell is not None:
-            here = plan.cell
-            o = min(carriers, key=lambda o: (DIST[here][o.cell or 0], o.number))
-            assert o.cell is not None and o.height is not None
-            return o.cell, o.height
-        return self.goal, 2
+        victim = self.guards.get(plan.player.number)
+        if victim is not None and victim.cell is not None and victim.height is not None:
+            # Onto the cell he is flying to (towards our dragon) at another
+            # height: the better steal (§4), and no collision.
+            here = plan.height or 2
+            other = [h for h in self.rules.heights if h != victim.height]
+            cell = _towards(victim.cell, self.own_head, tick - self.team.state.tick)
+            return cell, min(other, key=lambda h: (abs(h - here), h))
+        return self.goal, cruise
 
     def _action(
         self,
@@ -172,10 +242,9 @@ class _Greedy:
         rules = self.rules
         if plan.held:
             ball = max(plan.held, key=lambda b: (rules.balls[b].value, b))
-            reach = rules.pass_range(ball)
-            dist = DIST[cell][self.goal]
-            if rules.pass_min_distance <= dist <= reach:
-                return self._shot(ball, cell), "shot"
+            shot = self._shot(ball, cell, tick)
+            if shot is not None:
+                return shot, "shot"
             mate = self._forward_mate(plan, cell, ball, moves)
             if mate is not None:
                 return Pass(ball, mate[0], mate[1]), "pass"
@@ -188,23 +257,40 @@ class _Greedy:
             return Steal(victim.number), "steal"
         return Catch(), "catch"
 
-    def _shot(self, ball: str, cell: int) -> Pass:
-        """At the head when the mouth is sure to be open, else at the mouth
-        cell nearest to the shooter (a ball there may still be swallowed)."""
-        e = self.enemy
-        if "sneeze" in effect_names(e.effect) or e.open_ticks > 0:
-            return Pass(ball, e.head, e.height)
+    def _shot(self, ball: str, cell: int, tick: int) -> Pass | None:
+        """A shot at the other dragon when its mouth will be open where and
+        when the ball lands (thrown now, it lands next tick, §9), at the cell
+        it swallows from surest; None when no shot would be swallowed."""
         rules = self.rules
+        head, facing, height, open_ = self._landing(tick)
+        if not open_:
+            return None
         reach = rules.pass_range(ball)
-        mouth = [
+        cells = [
             c
-            for c in danger_cells(e.head, e.facing)
-            if c != e.head and rules.pass_min_distance <= DIST[cell][c] <= reach
+            for c in danger_cells(head, facing)
+            if rules.pass_min_distance <= DIST[cell][c] <= reach
         ]
-        if not mouth:
-            return Pass(ball, e.head, e.height)
-        target = min(mouth, key=lambda c: (DIST[cell][c], c))
-        return Pass(ball, target, e.height)
+        if not cells:
+            return None
+        # The head itself is surest (§7), then the mouth cells nearest it.
+        target = min(cells, key=lambda c: (c != head, DIST[c][head], c))
+        return Pass(ball, target, height)
+
+    def _landing(self, tick: int) -> tuple[int, Direction, int, bool]:
+        """The other dragon when a ball thrown at ``tick`` lands: head,
+        facing, height and whether its mouth is open."""
+        nxt = self.forecast.get(tick + 1)
+        if nxt is not None:
+            return nxt.head, nxt.facing, nxt.height, nxt.mouth_open
+        now = self.forecast.get(tick)
+        e = self.enemy
+        if now is None:
+            lasting = "sneeze" in effect_names(e.effect) or e.paralysed
+            return e.head, e.facing, e.height, lasting or e.open_ticks > 1
+        # Into the next round: open if it breathes after this tick's fire, or sneezes.
+        lasting = "sneeze" in effect_names(e.effect) or e.paralysed
+        return now.head, now.facing, now.height, lasting or bool(now.fire)
 
     def _forward_mate(
         self, plan: PlayerPlan, cell: int, ball: str, moves: dict[int, tuple[int, int, str]]
@@ -225,47 +311,14 @@ class _Greedy:
                 best, best_dist = (c, h), DIST[c][self.goal]
         return best
 
-    # -- the dragon ------------------------------------------------------------
-    def _dragon(self, tick: int) -> None:
-        team = self.team
-        d = team.dragon
-        rules = self.rules
-        options: list[tuple[DragonMove, int, Direction]]
-        if d.paralysed:
-            options = [("stay", d.head, d.facing)]
-        else:
-            # Keep moving so the mouth stays shut; face the nearest threat.
-            options = [m for m in dragon_moves(team.side, d.head, d.facing) if m[0] != "stay"]
-            options = options or [("stay", d.head, d.facing)]
-        threats = [o.cell for o in team.opponents if o.cell is not None]
-        best = options[0]
-        best_key: tuple[int, int] | None = None
-        for m in options:
-            cone = fire_cells(m[1], m[2], rules.fire.short_cells_depth)
-            hits = sum(1 for c in threats if c in cone)
-            near = min((DIST[m[1]][c] for c in threats), default=0)
-            key = (-hits, near)
-            if best_key is None or key < best_key:
-                best, best_key = m, key
-        move, head, facing = best
-        steps = team.dragon_height_steps()
-        h_step = min(steps, key=lambda s: (abs(d.height + s - 2), s))
-        fire: FireKind | None = None
-        if d.can_fire:
-            reach = rules.fire.height_reach
-            height = d.height + h_step
-            targets = [
-                o.cell
-                for o in team.opponents
-                if o.cell is not None and o.height is not None and abs(o.height - height) <= reach
-            ]
-            volley = fire_cells(head, facing, rules.fire.volley_cells_depth)
-            short = fire_cells(head, facing, rules.fire.short_cells_depth)
-            if d.volleys_left > 0 and sum(1 for c in targets if c in volley) >= 3:
-                fire = "volley"
-            elif d.short_left > 0 and sum(1 for c in targets if c in short) >= 1:
-                fire = "short"
-        team.dragon_order(tick, move, head, facing, h_step, fire)
+
+def _towards(cell: int, goal: int, steps: int) -> int:
+    """Where a player flying straight from ``cell`` to ``goal`` is after ``steps`` ticks."""
+    for _ in range(max(0, steps)):
+        if cell == goal:
+            break
+        cell = min(flight_cells(cell), key=lambda c: (DIST[c][goal], c))
+    return cell
 
 
 def _dragon_body(head: int, facing: Direction) -> frozenset[int]:

@@ -27,7 +27,7 @@ def events_digest(events: list[dict]) -> str:
 
 
 def main() -> None:
-    rules = load_ruleset("classic")
+    rules = load_ruleset("classic", 1)  # the replay test proves version 1 stays reachable
     events: list[dict] = []
     result = simulate_match(
         SEED,
