@@ -172,6 +172,9 @@ class Ruleset:
     # A pass that names no height flies at the thrower's height ("thrower"), or
     # is refused until the height is written ("none"): an order-language reading.
     pass_default_height: str = "thrower"
+    # A substitute flies the orders of the player he replaces for the ticks he
+    # has none of his own (§8, interpretation; the judge applies it to the sheet).
+    substitute_takes_orders: bool = True
     # The field: the classic 13-row hex field, or (a later edition) a square grid.
     field_shape: str = "hex"
     field_rows: int = len(geometry.ROW_LENGTHS)
@@ -404,6 +407,9 @@ def parse_ruleset(data: dict[str, Any], version: int | None = None) -> Ruleset:
         end_when_decided=match.bool_("end_when_decided"),
         players_per_team=match.int_("players_per_team", 1, 21),
         reserves_per_team=match.int_("reserves_per_team", 0, 21),
+        substitute_takes_orders=(
+            match.bool_("substitute_takes_orders") if match.has("substitute_takes_orders") else True
+        ),
         player_speed=movement.int_("player_speed", 1, 1),
         player_height_step=movement.int_("player_height_step", 0, 9),
         dragon_speed=movement.int_("dragon_speed", 1, 1),

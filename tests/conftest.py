@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import os
+from collections.abc import Iterator
 
 import pytest
 
@@ -13,6 +15,19 @@ def _no_dragonball_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in list(os.environ):
         if name.upper().startswith("DRAGONBALL_"):
             monkeypatch.delenv(name)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _collect_garbage_after_each_module() -> Iterator[None]:
+    """A socket, file or transport a module leaves open fails that module.
+
+    Without it the ResourceWarning of a leaked object fires whenever the garbage
+    collector happens to run, and fails some unrelated later test (that happened:
+    an orderlang test failed on a socket opened by a network test before it).
+    Collecting after every test would cost too much; after every module is cheap.
+    """
+    yield
+    gc.collect()
 
 
 @pytest.fixture

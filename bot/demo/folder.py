@@ -15,7 +15,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.service import OutboxItem
+from bot.service import OutboxItem, textblocks
 
 __all__ = ["DemoFolder", "FolderError"]
 
@@ -106,7 +106,7 @@ class DemoFolder:
         PNG of each tick and the GIF (the reporter names them roundN-tickK.png
         and roundN.gif, in tick order)."""
         written = [self.report_path(number)]
-        written[0].write_text(item.text.rstrip() + "\n", encoding="utf-8")
+        written[0].write_text(textblocks.plain(item.text).rstrip() + "\n", encoding="utf-8")
         pngs = [a for a in item.attachments if a.content_type == "image/png"]
         for tick, attachment in enumerate(pngs, start=1):
             path = self.tick_path(number, tick)

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
-from bot.service import DeliveryResult, Inbound, OutboxItem
+from bot.service import DeliveryResult, Inbound, OutboxItem, textblocks
 
 __all__ = ["TranscriptChannel"]
 
@@ -57,7 +57,7 @@ class TranscriptChannel:
         subject = f"[{item.subject}] " if item.subject and item.channel == "email" else ""
         self.note(
             f"judge → {item.channel} {item.destination} · {item.kind} · outbox #{item.id}",
-            subject + item.text,
+            subject + textblocks.plain(item.text),
             f"attachments: {files}" if files else "",
         )
         self.delivered[item.kind] = self.delivered.get(item.kind, 0) + 1

@@ -30,6 +30,7 @@ from email.policy import EmailPolicy
 from email.utils import format_datetime, make_msgid
 
 from bot.mail.quotes import ACK_MARKER
+from bot.service import textblocks
 from bot.service.api import Attachment, OutboxItem
 
 __all__ = [
@@ -142,7 +143,8 @@ def build_message(
     if item.reply_ref:
         msg["In-Reply-To"] = item.reply_ref
         msg["References"] = item.reply_ref
-    msg.set_content(f"{ACK_MARKER}\n\n{item.text}", subtype="plain", charset="utf-8")
+    text = textblocks.plain(item.text)  # a plain-text mail shows blocks as they are
+    msg.set_content(f"{ACK_MARKER}\n\n{text}", subtype="plain", charset="utf-8")
     inline_names: set[str] = set()
     if item.html is not None:
         msg.add_alternative(_with_marker_html(item.html), subtype="html", charset="utf-8")

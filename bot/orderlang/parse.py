@@ -34,6 +34,7 @@ from .nodes import Line, SyntaxIssue
 from .resolve import Resolver
 from .result import Order, ParseResult, apply_clears
 from .spelling import NearMisses
+from .substitutes import effective
 from .syntax import parse_line, split_lines
 from .tokens import tokenize
 
@@ -149,7 +150,8 @@ def _parse(
         orders, illegal = _legality(state, ruleset, side, base, orders, resolver, lang)
         errors = sorted(errors + illegal, key=lambda e: e.line)
     line_of = {o: n for o, n in resolver.line_of.items() if _contains(orders, o)}
-    return ParseResult(orders, clears, tuple(errors), resolver.round, line_of)
+    clear_lines = tuple(sorted(resolver.clear_lines))
+    return ParseResult(orders, clears, tuple(errors), resolver.round, line_of, clear_lines)
 
 
 def _contains(orders: RoundOrders, order: Order) -> bool:
@@ -222,9 +224,14 @@ def _legality(
         if not isinstance(order, Substitution):
             ticks_of_line.setdefault(number, set()).add(order.tick)
     for _ in range(_MAX_LEGALITY_ROUNDS):
-        problems = check_orders(state, base.merged(orders), ruleset, side=side)
+        # checked as the round will be played: a substitute flies the orders
+        # of the player he replaces (substitutes.py); blamed on the line written
+        played, origin = effective(state, base.merged(orders), ruleset)
+        problems = check_orders(state, played, ruleset, side=side)
         refused: set[Any] = set()
         for p in problems:
+            if p.order is not None and p.order in origin:
+                p = replace(p, order=origin[p.order])
             line = resolver.line_of.get(p.order) if p.order is not None else None
             if p.order is not None and line is None:
                 continue  # about an order already on file, not this message's

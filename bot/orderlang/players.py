@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.geometry import Side
-from engine.orders import Pass, PlayerOrder, RoundOrders
+from engine.orders import Pass, PlayerOrder, RoundOrders, Substitution
 from engine.state import MatchState, PlayerState
 
 from .actions import ActionReader, Skip, Span
@@ -31,6 +31,7 @@ class PlayerReader(ActionReader):
     state: MatchState
     on_file: RoundOrders
     players: dict[Key, PlayerOrder]
+    substs: dict[tuple[Side, int], Substitution]
     line_of: dict[Order, int]
     spans: dict[Order, dict[str, Span]]
     _line: Line | None
@@ -113,7 +114,21 @@ class PlayerReader(ActionReader):
         before = self.players.get(key) or self.on_file.player_order(*key)
         if before is not None:
             return before.cell, before.height
-        if tick == self.state.tick + 1 and player.cell is not None and player.height is not None:
+        if tick != self.state.tick + 1:
+            return None
+        if player.status == "reserve":  # coming on: where the player he replaces stands
+            subs = (*self.substs.values(), *self.on_file.substitutions)
+            out = next(
+                (
+                    s.out_number
+                    for s in subs
+                    if s.side == player.side and s.in_number == player.number
+                ),
+                None,
+            )
+            if out is not None and (gone := self.state.find_player(player.side, out)) is not None:
+                player = gone
+        if player.cell is not None and player.height is not None:
             return player.cell, player.height
         return None
 

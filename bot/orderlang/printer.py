@@ -8,8 +8,9 @@ alone finds them, otherwise by number.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
+from bot.i18n import t
 from engine.geometry import SIDES, Side
 from engine.orders import Catch, DragonOrder, Pass, PlayerOrder, RoundOrders, Steal
 from engine.ruleset import Ruleset
@@ -19,9 +20,13 @@ from .errors import OrderError
 from .messages import BALL_LABELS, lang_of
 from .names import display_name
 from .resolve import team_of
+from .result import Order
+from .substitutes import effective, lineup
 from .tokens import tokenize
 
-__all__ = ["format_errors", "format_orders", "format_sheet"]
+__all__ = ["MARK", "format_errors", "format_orders", "format_sheet", "missing_lines"]
+
+MARK = "✎ "  # before the lines a message changed (the reader skips the symbol)
 
 # Canonical words: (Russian, English).
 _W = {
@@ -121,12 +126,33 @@ def _dragon_line(o: DragonOrder, lang: str) -> str:
 
 
 def format_orders(
-    orders: RoundOrders, *, state: MatchState, ruleset: Ruleset, lang: str = "ru"
+    orders: RoundOrders,
+    *,
+    state: MatchState,
+    ruleset: Ruleset,
+    lang: str = "ru",
+    marked: Collection[Order] = (),
+    notes: Mapping[Order, str] | None = None,
 ) -> str:
-    """The canonical text of ``orders`` ("" when there are none)."""
+    """The canonical text of ``orders`` ("" when there are none).
+
+    Lines of the orders in ``marked`` start with :data:`MARK`, the others
+    (when some are marked) with as many spaces, so that they line up; a
+    ``notes`` entry is added to its order's line as a comment.  Both leave
+    the text a message that reads back to the same orders.
+    """
     o = orders.sorted()
     if not (o.players or o.dragons or o.substitutions or o.penalties):
         return ""
+    changed = set(marked)
+    pad = " " * len(MARK) if changed else ""
+
+    def line(order: Order, text: str) -> str:
+        note = (notes or {}).get(order)
+        if note:
+            text += f" -- {note}"
+        return (MARK if order in changed else pad) + text
+
     out = [f"{_w('round', lang)} {state.round}"]
     for side in SIDES:
         players = [p for p in o.players if p.side == side]
@@ -137,18 +163,21 @@ def format_orders(
             continue
         out.append(f"{_w('team', lang)} {_team_name(state, side)}")
         for s in subs:
-            out.append(
+            text = (
                 f"{_w('subst', lang)} {_player_name(state, side, s.out_number)} -> "
                 f"{_player_name(state, side, s.in_number)}"
             )
+            out.append(line(s, text))
         ticks = sorted(
             {x.tick for x in players} | {x.tick for x in dragons} | {x.tick for x in pens}
         )
         for tick in ticks:
             out.append(f"{_w('tick', lang)} {tick}")
-            out.extend(_player_line(p, state, ruleset, lang) for p in players if p.tick == tick)
-            out.extend(_dragon_line(d, lang) for d in dragons if d.tick == tick)
-            out.extend(_w("penalty", lang) for p in pens if p.tick == tick)
+            out.extend(
+                line(p, _player_line(p, state, ruleset, lang)) for p in players if p.tick == tick
+            )
+            out.extend(line(d, _dragon_line(d, lang)) for d in dragons if d.tick == tick)
+            out.extend(line(p, _w("penalty", lang)) for p in pens if p.tick == tick)
     return "\n".join(out)
 
 
@@ -173,20 +202,62 @@ def format_sheet(
     ruleset: Ruleset,
     side: Side | None,
     lang: str = "ru",
+    changed: Collection[Order] = (),
 ) -> str:
-    """The acknowledgement: the orders on file in canonical form, then who
-    still has no order for which tick (active players, a player due to launch
-    from the hospital, the dragon)."""
+    """The sheet a team has on file: its orders as the round will play them
+    (a substitute with the orders of the player he replaces), in canonical
+    form with the lines of ``changed`` marked, then who still has no order
+    for which tick (active players, a player due to launch from the
+    hospital, the dragon)."""
     mine = orders if side is None else orders.for_side(side)
-    text = format_orders(mine, state=state, ruleset=ruleset, lang=lang) or _w("none", lang)
-    missing = list(_missing(mine, state, ruleset, (side,) if side else SIDES, lang))
+    played, origin = effective(state, mine, ruleset)
+    shown = lineup(state, mine, ruleset)
+    changed_set = set(changed)
+    marked = [
+        o
+        for o in _all(played)
+        if o in changed_set or (isinstance(o, PlayerOrder) and origin.get(o) in changed_set)
+    ]
+    notes: dict[Order, str] = {
+        o: t("order.carried", lang, name=_player_name(state, o.side, src.number))
+        for o, src in origin.items()
+    }
+    text = format_orders(
+        played, state=shown, ruleset=ruleset, lang=lang, marked=marked, notes=notes
+    ) or _w("none", lang)
+    missing = missing_lines(played, shown, ruleset, (side,) if side else SIDES, lang)
     if missing:
         text += "\n\n" + _w("missing", lang) + "\n" + "\n".join(missing)
     return text
 
 
+def _all(orders: RoundOrders) -> Iterable[Order]:
+    yield from orders.players
+    yield from orders.dragons
+    yield from orders.substitutions
+    yield from orders.penalties
+
+
+def missing_lines(
+    orders: RoundOrders,
+    state: MatchState,
+    ruleset: Ruleset,
+    sides: tuple[Side, ...],
+    lang: str,
+    numbers: frozenset[int] | None = None,
+) -> list[str]:
+    """Who still has no order for which tick ("такт 2: Петров"), one line a
+    tick, among ``numbers`` if given (and the dragon unless ``numbers``)."""
+    return list(_missing(orders, state, ruleset, sides, lang, numbers))
+
+
 def _missing(
-    orders: RoundOrders, state: MatchState, ruleset: Ruleset, sides: tuple[Side, ...], lang: str
+    orders: RoundOrders,
+    state: MatchState,
+    ruleset: Ruleset,
+    sides: tuple[Side, ...],
+    lang: str,
+    numbers: frozenset[int] | None,
 ) -> Iterable[str]:
     ticks = range(state.tick + 1, ruleset.ticks_per_round + 1)
     for side in sides:
@@ -195,6 +266,8 @@ def _missing(
         for tick in ticks:
             names = []
             for p in pool:
+                if numbers is not None and p.number not in numbers:
+                    continue
                 due = p.status == "active" or (
                     p.status == "hospital"
                     and p.return_round == state.round
@@ -205,15 +278,38 @@ def _missing(
                     names.append(
                         label if p.status == "active" else f"{label} ({_w('launch', lang)})"
                     )
-            if orders.dragon_order(side, tick) is None:
+            if numbers is None and orders.dragon_order(side, tick) is None:
                 names.append(_w("dragon_stays", lang))
             if names:
                 yield f"{prefix}{_w('tick', lang).lower()} {tick}: {', '.join(names)}"
 
 
-def format_errors(errors: Sequence[OrderError], lang: str = "ru") -> str:
-    """Every error rendered (line, caret, message), under a count."""
+def format_errors(
+    errors: Sequence[OrderError],
+    lang: str = "ru",
+    *,
+    block: Callable[[str], str] | None = None,
+    detailed: int | None = None,
+) -> str:
+    """Every error rendered (line, caret, message), under a count.
+
+    ``block`` wraps each line-and-caret pair (a fixed-width block for a
+    channel that has them); past ``detailed`` errors only their lines are
+    listed."""
     if not errors:
         return ""
-    body = "\n\n".join(e.render() for e in errors)
+    shown = errors if detailed is None else errors[:detailed]
+    body = "\n\n".join(_rendered(e, block) for e in shown)
+    rest = errors[len(shown) :]
+    if rest:
+        numbers = ", ".join(str(n) for n in dict.fromkeys(e.line for e in rest))
+        body += "\n\n" + t("order.more_errors", lang, count=len(rest), lines=numbers)
     return f"{_w('errors', lang)} ({len(errors)}):\n\n{body}"
+
+
+def _rendered(error: OrderError, block: Callable[[str], str] | None) -> str:
+    text = error.render()
+    if block is None or not error.text:
+        return text
+    where, _, message = text.rpartition("\n")
+    return f"{block(where)}\n{message}"

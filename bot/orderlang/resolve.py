@@ -120,6 +120,7 @@ class Resolver(PlayerReader):
         self._spells = spell_table(ruleset)
         self.other_errors = 0  # the message's errors found elsewhere (syntax)
         self._clear_set: set[Clear] = set()
+        self.clear_lines: set[int] = set()
 
     @property
     def suggest(self) -> bool:
@@ -480,6 +481,8 @@ class Resolver(PlayerReader):
                 if sub.side == clear.side:
                     del self.substs[skey]
                     self.line_of.pop(sub, None)
+        assert self._line is not None
+        self.clear_lines.add(self._line.number)
         if clear not in self._clear_set:  # kept once: the service applies each to the sheet
             self._clear_set.add(clear)
             self.clears.append(clear)

@@ -51,8 +51,8 @@ class ParseResult:
     ``orders`` holds only valid orders (each player order with its
     description), ``line_of`` the 1-based source line of each of them,
     ``clears`` what the message asks to forget (apply them before merging
-    ``orders``: :func:`apply_result` does both), ``round`` the round the
-    message names, if any.
+    ``orders``: :func:`apply_result` does both; ``clear_lines`` where),
+    ``round`` the round the message names, if any.
     """
 
     orders: RoundOrders = field(default_factory=RoundOrders)
@@ -60,6 +60,7 @@ class ParseResult:
     errors: tuple[OrderError, ...] = ()
     round: int | None = None
     line_of: Mapping[Order, int] = field(default_factory=dict)
+    clear_lines: tuple[int, ...] = ()  # the lines that asked to clear something
 
     @property
     def ok(self) -> bool:

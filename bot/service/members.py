@@ -186,7 +186,7 @@ def _missing_lines(
     ruleset = rounds.ruleset_of(game)
     lines = []
     for side in sides:
-        names = [p.name for p in ordering.missing_players(orders, state, ruleset, side, None)]
+        names = ordering.missing_labels(orders, state, ruleset, side, None, lang)
         team = state.team(side).name
         if names:
             lines.append(t("status_missing", lang, team=team, players=", ".join(names)))
@@ -227,9 +227,11 @@ def remind(tx: Tx, game_id: int, round_id: int) -> int:
             continue
         actor = Actor(identity=f"member:{member.id}", member=member, lang=member.lang)
         scope = ordering.scope_of(tx, actor, game)
-        names = ordering.member_reminder(tx, game, rnd, scope, state, ruleset)
         dest = notify.member_destination(member, audience=ms.side)
-        if not names or dest is None:
+        if dest is None:
+            continue
+        names = ordering.member_reminder(tx, game, rnd, scope, state, ruleset, dest.lang)
+        if not names:
             continue
         params = {
             "game": game_code(game), "round": rnd.number, "players": ", ".join(names),

@@ -12,7 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.orderlang import ParseResult, format_errors, format_orders, format_sheet, parse_message
+from bot.orderlang import ParseResult, format_sheet, parse_message
+from bot.orderlang.result import Order as LangOrder
+from bot.orderlang.substitutes import effective, lineup
 from engine.geometry import SIDES, Side
 from engine.orders import DragonOrder, PlayerOrder, RoundOrders, Substitution
 from engine.ruleset import Ruleset
@@ -21,14 +23,16 @@ from storage import repo
 from storage.models import Game, OrderRow, Round
 
 from . import changes, rounds
+from .acknowledge import Acknowledgement
 from .context import Actor, ServiceError, Tx, game_code
-from .filing import Order, bundle, store_order
-from .i18n import format_time, t
+from .filing import Order, store_order
+from .i18n import N_, format_time, t
 
 __all__ = [
     "Scope",
     "clear",
     "looks_like_orders",
+    "missing_labels",
     "missing_players",
     "recognised",
     "scope_of",
@@ -109,9 +113,9 @@ def _sheet_orders(rows: list[OrderRow]) -> RoundOrders:
     return RoundOrders.from_json(rounds.orders_document(rows))
 
 
-def _order_of(row: OrderRow) -> Order:
+def _order_of(row: OrderRow) -> LangOrder:
     doc = _sheet_orders([row])
-    every: list[Order] = [*doc.players, *doc.dragons, *doc.substitutions, *doc.penalties]
+    every: list[LangOrder] = [*doc.players, *doc.dragons, *doc.substitutions, *doc.penalties]
     return every[0]
 
 
@@ -143,9 +147,11 @@ def submit(
     ruleset = rounds.ruleset_of(game)
     lang = lang or actor.lang
     on_file_rows = repo.current_orders(tx.s, game.id, rnd.number, scope.side)
+    withdrawn: list[OrderRow] = []
     if replaces_message is not None:
         # An edited message takes back what the original carried, then counts afresh.
-        repo.supersede(tx.s, [r for r in on_file_rows if r.message_id == replaces_message], tx.now)
+        withdrawn = [r for r in on_file_rows if r.message_id == replaces_message]
+        repo.supersede(tx.s, withdrawn, tx.now)
         on_file_rows = [r for r in on_file_rows if r.message_id != replaces_message]
     result = parse_message(
         text,
@@ -175,29 +181,32 @@ def submit(
         tx, game, rnd, actor, filed=accepted, cleared=cleared_rows, state=state, ruleset=ruleset,
         seen_by=seen_by,
     )  # fmt: skip
-    if not (accepted or result.clears or result.errors or refused):
+    if not (accepted or result.clears or result.errors or refused or withdrawn):
         # Nothing here reads as orders: chatter in a team group, or a lost writer.
         return "ignored", t("orders_none_found", lang)
-    errors = format_errors(result.errors, lang)
-    parts: list[str] = []
-    deadline = format_time(rnd.deadline, game.timezone, lang)
-    if accepted:
-        parts.append(t("orders_saved", lang, round=rnd.number, deadline=deadline))
-        parts.append(format_orders(bundle(accepted), state=state, ruleset=ruleset, lang=lang))
-    elif not cleared:
-        parts.append(t("orders_none_saved", lang, round=rnd.number))
-    if cleared:
-        parts.append(t("orders_cleared", lang, count=cleared))
-    if errors or refused:
-        parts.append("\n".join(x for x in (errors, *refused) if x))
-    current = [r for r in on_file_rows if r.current]
-    parts.append(_missing_text(current, state, ruleset, scope, lang))
+    parsed: list[LangOrder] = [
+        *result.orders.players, *result.orders.dragons, *result.orders.substitutions,
+        *result.orders.penalties,
+    ]  # fmt: skip
+    taken = [o for o in parsed if o in accepted]
+    ack = Acknowledgement(
+        round=rnd.number,
+        deadline=format_time(rnd.deadline, game.timezone, lang),
+        side=scope.side,
+        result=result,
+        accepted=taken,
+        refused=[o for o in parsed if o not in accepted],
+        refusals=refused,
+        cleared=[_order_of(r) for r in cleared_rows],
+        withdrawn=[_order_of(r) for r in withdrawn],
+        sheet=_sheet_orders([r for r in on_file_rows if r.current]),
+    )
     status = (
         "ok"
         if not (result.errors or refused)
         else ("partial" if accepted or cleared else "rejected")
     )
-    return status, "\n\n".join(p for p in parts if p)
+    return status, ack.text(state, ruleset, lang)
 
 
 # Errors that show a line was read as an order, only a wrong one: a flight with
@@ -221,6 +230,8 @@ def recognised(result: ParseResult) -> bool:
     o = result.orders
     if o.players or o.dragons or o.substitutions or o.penalties or result.clears:
         return True
+    if any(e.kind == "too_large" for e in result.errors):
+        return True  # too long to read: answered in a group as in private (issue 17)
     return any(e.kind in _ORDER_KINDS or e.code in _ORDER_SHAPED for e in result.errors)
 
 
@@ -307,40 +318,58 @@ def _apply_clears(
     return doomed
 
 
-def _missing_text(
-    rows: list[OrderRow], state: MatchState, ruleset: Ruleset, scope: Scope, lang: str
-) -> str:
-    """Who of the scope still lacks an order, from the current orders ``rows``."""
-    sides: tuple[Side, ...] = SIDES if scope.side is None else (scope.side,)
-    names = []
-    for side in sides:
-        numbers = None if scope.gm else scope.numbers
-        for p in missing_players(_sheet_orders(rows), state, ruleset, side, numbers):
-            names.append(p.name)
-    return t("missing_orders", lang, players=", ".join(names)) if names else ""
-
-
 def missing_players(
     orders: RoundOrders,
     state: MatchState,
     ruleset: Ruleset,
     side: Side,
     numbers: frozenset[int] | None,
-) -> list[PlayerState]:
-    """Players of ``side`` (among ``numbers``) due an order for some tick that has none."""
+) -> list[tuple[PlayerState, tuple[int, ...]]]:
+    """Players of ``side`` (among ``numbers``) due an order for some tick that
+    has none, with those ticks — as the round will be played: a substitute
+    counts with the orders of the player he replaces (bot/orderlang/substitutes.py)."""
+    played, _ = effective(state, orders, ruleset)
+    shown = lineup(state, orders, ruleset)
     out = []
-    for p in state.team_players(side):
+    for p in shown.team_players(side):
         if numbers is not None and p.number not in numbers:
             continue
-        for tick in range(state.tick + 1, ruleset.ticks_per_round + 1):
-            due = p.status == "active" or (
-                p.status == "hospital"
-                and p.return_round == state.round
-                and tick == ruleset.hospital_return_tick
+        ticks = tuple(
+            tick
+            for tick in range(shown.tick + 1, ruleset.ticks_per_round + 1)
+            if (
+                p.status == "active"
+                or (
+                    p.status == "hospital"
+                    and p.return_round == shown.round
+                    and tick == ruleset.hospital_return_tick
+                )
             )
-            if due and orders.player_order(side, p.number, tick) is None:
-                out.append(p)
-                break
+            and played.player_order(side, p.number, tick) is None
+        )
+        if ticks:
+            out.append((p, ticks))
+    return out
+
+
+def missing_labels(
+    orders: RoundOrders,
+    state: MatchState,
+    ruleset: Ruleset,
+    side: Side,
+    numbers: frozenset[int] | None,
+    lang: str,
+) -> list[str]:
+    """:func:`missing_players` as a reader reads them: "Петров" when he has
+    no order at all, "Иванов (такт 3)" when only some ticks lack one."""
+    due = range(state.tick + 1, ruleset.ticks_per_round + 1)
+    out = []
+    for p, ticks in missing_players(orders, state, ruleset, side, numbers):
+        if p.status != "active" or len(ticks) == len(due):
+            out.append(p.name)
+        else:
+            key = N_("missing_tick") if len(ticks) == 1 else N_("missing_ticks")
+            out.append(t(key, lang, name=p.name, ticks=", ".join(str(x) for x in ticks)))
     return out
 
 
@@ -428,12 +457,9 @@ def set_ready(tx: Tx, actor: Actor, game_id: int, ready: bool) -> tuple[str, int
 
 
 def member_reminder(
-    tx: Tx, game: Game, rnd: Round, scope: Scope, state: MatchState, ruleset: Ruleset
+    tx: Tx, game: Game, rnd: Round, scope: Scope, state: MatchState, ruleset: Ruleset, lang: str
 ) -> list[str]:
-    """Names of the member's players still without orders in ``rnd``."""
+    """The member's players still without orders in ``rnd`` (and for which ticks)."""
     assert game.id is not None and scope.side is not None
     rows = repo.current_orders(tx.s, game.id, rnd.number, scope.side)
-    return [
-        p.name
-        for p in missing_players(_sheet_orders(rows), state, ruleset, scope.side, scope.numbers)
-    ]
+    return missing_labels(_sheet_orders(rows), state, ruleset, scope.side, scope.numbers, lang)

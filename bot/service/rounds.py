@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from bot.orderlang.substitutes import effective
 from engine.events import Event
 from engine.orders import RoundOrders
 from engine.resolve import resolve_round
@@ -172,7 +173,9 @@ def resolve(
     assert rnd.id is not None
     ruleset = ruleset_of(game)
     before = load_state(tx, rnd)
-    orders = collect_orders(tx, game_id, rnd.number)
+    # As the sheets showed them: a substitute plays the orders of the player he
+    # replaces (bot/orderlang/substitutes.py); the round records what it played.
+    orders, _ = effective(before, collect_orders(tx, game_id, rnd.number), ruleset)
     result = resolve_round(before, orders, ruleset, rnd.seed)
     if tx.after_engine is not None:
         tx.after_engine(game_id, rnd.number)

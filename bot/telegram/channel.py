@@ -25,6 +25,7 @@ from telegram import (
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     InputMediaPhoto,
+    MessageEntity,
     ReplyParameters,
 )
 from telegram.error import (
@@ -40,7 +41,7 @@ from bot.logging import get_logger
 from bot.service.api import Attachment, DeliveryResult, OutboxItem
 
 from .pacing import retry_after_seconds
-from .textsplit import MAX_MESSAGE, split_text
+from .textsplit import MAX_MESSAGE, Part, split_formatted
 
 __all__ = [
     "REASONS",
@@ -201,9 +202,11 @@ class TelegramChannel:
             if (link := expand_url(url, self._username())) is not None
         ]
         markup = InlineKeyboardMarkup(buttons) if buttons else None
-        texts = split_text(item.text, MAX_MESSAGE)
+        # preformatted blocks (bot.service.textblocks) go as "pre" entities:
+        # fixed-width, and nothing to escape
+        texts = split_formatted(item.text, MAX_MESSAGE)
         if not texts and markup is not None:
-            texts = ["⬇"]  # buttons need a message to sit under
+            texts = [("⬇", ())]  # buttons need a message to sit under
         parts = [
             self._text_part(
                 f"text{index}",
@@ -243,15 +246,19 @@ class TelegramChannel:
     def _text_part(
         self,
         label: str,
-        text: str,
+        part: Part,
         thread: int | None,
         reply: ReplyParameters | None,
         markup: InlineKeyboardMarkup | None,
     ) -> _Part:
+        text, ranges = part
+        entities = [MessageEntity(MessageEntity.PRE, offset, length) for offset, length in ranges]
+
         async def send(chat: int | str) -> object:
             return await self.bot.send_message(
                 chat,
                 text,
+                entities=entities or None,
                 message_thread_id=thread,
                 reply_parameters=reply,
                 reply_markup=markup,

@@ -7,7 +7,13 @@ cut at its last space that fits, or hard when it has none.
 
 from __future__ import annotations
 
-__all__ = ["MAX_CAPTION", "MAX_MESSAGE", "split_text", "utf16_len"]
+from bot.service import textblocks as blocks
+
+__all__ = ["MAX_CAPTION", "MAX_MESSAGE", "Part", "split_formatted", "split_text", "utf16_len"]
+
+# A message to send: its text and its preformatted ranges (offset, length in
+# UTF-16 units, as Telegram's entities count).
+Part = tuple[str, tuple[tuple[int, int], ...]]
 
 MAX_MESSAGE = 4096
 MAX_CAPTION = 1024
@@ -59,3 +65,55 @@ def split_text(text: str, limit: int = MAX_MESSAGE) -> list[str]:
     if current:
         parts.append("\n".join(current))
     return [part.strip("\n") for part in parts if part.strip()]
+
+
+def split_formatted(text: str, limit: int = MAX_MESSAGE) -> list[Part]:
+    """:func:`split_text` for a text with preformatted blocks
+    (:mod:`bot.service.textblocks`): the marks become ranges of each part,
+    and a block cut between two parts stays preformatted in both."""
+    if limit < 1:
+        raise ValueError("limit must be positive")
+    parts: list[list[tuple[str, bool]]] = []
+    current: list[tuple[str, bool]] = []
+    size = 0
+    for line, fixed in blocks.lines(text):
+        for piece in _cut(line, limit) if utf16_len(line) > limit else [line]:
+            extra = utf16_len(piece) + (1 if current else 0)
+            if current and size + extra > limit:
+                parts.append(current)
+                current, size = [], 0
+                extra = utf16_len(piece)
+            current.append((piece, fixed))
+            size += extra
+    if current:
+        parts.append(current)
+    out: list[Part] = []
+    for part in parts:
+        while part and not part[0][0].strip():
+            part = part[1:]
+        while part and not part[-1][0].strip():
+            part = part[:-1]
+        if part:
+            out.append(_with_ranges(part))
+    return out
+
+
+def _with_ranges(part: list[tuple[str, bool]]) -> Part:
+    ranges: list[tuple[int, int]] = []
+    offset = 0
+    start: int | None = None
+    end = 0
+    for index, (line, fixed) in enumerate(part):
+        if index:
+            offset += 1  # the newline
+        if fixed:
+            if start is None:
+                start = offset
+            end = offset + utf16_len(line)
+        elif start is not None:
+            ranges.append((start, end - start))
+            start = None
+        offset += utf16_len(line)
+    if start is not None:
+        ranges.append((start, end - start))
+    return "\n".join(line for line, _ in part), tuple(r for r in ranges if r[1] > 0)

@@ -138,3 +138,18 @@ async def test_chatter_in_the_other_teams_group_stays_quiet(group: Table) -> Non
     before = len(group.outbox())
     reply = await group.say(201, "привет, соперники!", chat=OTHER_GROUP)
     assert (reply.status, len(group.outbox())) == ("ignored", before)
+
+
+async def test_a_message_too_long_to_read_is_answered_in_the_group_as_in_private(
+    group: Table,
+) -> None:
+    state = group.state()
+    petrov = state.player("left", 2)
+    text = f"{petrov.name}: {petrov.cell} в{petrov.height}\n" + "-- план " * 3000
+    reply = await group.say(201, text, chat=GROUP)
+    assert reply.status == "rejected" and reply.outbox_ids
+    [answer] = group.outbox(id=reply.outbox_ids[0])
+    assert answer.destination == GROUP
+    assert "слишком длинное" in answer.text and "ничего не принято" in answer.text
+    private = await group.say(201, text)
+    assert private.status == "rejected" and "слишком длинное" in private.text

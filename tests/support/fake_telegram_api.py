@@ -121,6 +121,34 @@ def _check_text(text: str | None, entities_mode: str | None, *, caption: bool = 
         raise ApiError(400, "Bad Request: unsupported parse_mode")
 
 
+_ENTITY_TYPES = {
+    "mention", "hashtag", "cashtag", "bot_command", "url", "email", "phone_number", "bold",
+    "italic", "underline", "strikethrough", "spoiler", "blockquote", "expandable_blockquote",
+    "code", "pre", "text_link", "text_mention", "custom_emoji",
+}  # fmt: skip
+
+
+def _check_entities(text: str, entities: Any, parse_mode: str | None) -> list[JSON] | None:
+    """Telegram's checks of explicit entities: a list of known types, each
+    range inside the text in UTF-16 units, and not together with a parse mode."""
+    if entities is None:
+        return None
+    if parse_mode:
+        raise ApiError(400, "Bad Request: can't use entities together with parse_mode")
+    if not isinstance(entities, list):
+        raise _entity_error("entities must be an array")
+    size = utf16_len(text)
+    for e in entities:
+        if not isinstance(e, dict) or e.get("type") not in _ENTITY_TYPES:
+            raise _entity_error(f"unsupported entity {e!r}")
+        offset, length = e.get("offset"), e.get("length")
+        if not (isinstance(offset, int) and isinstance(length, int)):
+            raise _entity_error("entity offset and length must be numbers")
+        if offset < 0 or length <= 0 or offset + length > size:
+            raise _entity_error(f"entity {offset}+{length} is outside the text of {size}")
+    return entities
+
+
 def _entity_error(detail: str) -> ApiError:
     return ApiError(400, f"Bad Request: can't parse entities: {detail}")
 
@@ -351,8 +379,11 @@ class BotApi:
         chat = self._target(p)
         text = p.str("text")
         _check_text(text, p.str("parse_mode"))
+        entities = _check_entities(text or "", p.json("entities"), p.str("parse_mode"))
         extra = self._placement(p, chat)
-        message = self.world.new_message(chat, self.world.bot, text=text, **extra)
+        message = self.world.new_message(
+            chat, self.world.bot, text=text, entities=entities, **extra
+        )
         return self._record("sendMessage", chat, message, p)
 
     def _input_file(self, p: Params, name: str) -> UploadedFile:

@@ -223,3 +223,22 @@ def test_expand_url() -> None:
     assert expand_url("bot:start", "judge_bot") == "https://t.me/judge_bot"
     assert expand_url("bot:start?ABC", "judge_bot") == "https://t.me/judge_bot?start=ABC"
     assert expand_url("bot:start", None) is None
+
+
+async def test_preformatted_blocks_are_sent_as_pre_entities(
+    tg: FakeTelegram, channel: TelegramChannel
+) -> None:
+    from bot.service.textblocks import pre
+
+    player = tg.user(11, "Игрок")
+    tg.send_text(player, text="Кузнецв: 169 в2")  # he wrote first
+    caret = "1: Кузнецв: 169 в2\n   ^^^^^^^"
+    text = f"Ошибки (1):\n\n{pre(caret)}\nНет игрока «Кузнецв»."
+    assert (await channel.deliver(item(player.id, text, kind="ack"))).ok
+    [sent] = tg.sent_to(player)
+    assert sent.text == "Ошибки (1):\n\n1: Кузнецв: 169 в2\n   ^^^^^^^\nНет игрока «Кузнецв»."
+    [entity] = sent.message["entities"]
+    assert entity["type"] == "pre" and entity["offset"] == len("Ошибки (1):\n\n")
+    shown = sent.text[entity["offset"] : entity["offset"] + entity["length"]]
+    assert shown == "1: Кузнецв: 169 в2\n   ^^^^^^^"
+    assert "parse_mode" not in sent.params  # nothing to escape

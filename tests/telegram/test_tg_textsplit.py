@@ -46,3 +46,43 @@ def test_characters_outside_the_bmp_count_twice() -> None:
 def test_limit_must_be_positive() -> None:
     with pytest.raises(ValueError, match="positive"):
         split_text("x", limit=0)
+
+
+def _block(text: str) -> str:
+    from bot.service.textblocks import pre
+
+    return pre(text)
+
+
+def test_preformatted_blocks_become_ranges_in_utf16_units() -> None:
+    from bot.telegram.textsplit import split_formatted
+
+    block = "1: Кузнецв 🐉: 169 в2\n   ^^^^^^^"
+    text = f"Ошибки (1):\n\n{_block(block)}\nНет игрока."
+    [(plain, ranges)] = split_formatted(text)
+    assert "\ue000" not in plain and "\ue001" not in plain
+    start = utf16_len("Ошибки (1):\n\n")
+    assert ranges == ((start, utf16_len(block)),)  # the emoji counts twice
+    assert plain == f"Ошибки (1):\n\n{block}\nНет игрока."
+
+
+def test_a_block_cut_between_two_messages_stays_preformatted_in_both() -> None:
+    from bot.telegram.textsplit import split_formatted
+
+    sheet = "\n".join(f"Иванов: {cell} в2" for cell in range(1, 60))
+    parts = split_formatted("Лист:\n" + _block(sheet) + "\nконец", limit=300)
+    assert len(parts) > 2
+    assert all(utf16_len(text) <= 300 for text, _ in parts)
+    for text, ranges in parts:
+        for offset, length in ranges:
+            covered = text.encode("utf-16-le")[2 * offset : 2 * (offset + length)].decode(
+                "utf-16-le"
+            )
+            assert all(line.startswith("Иванов: ") for line in covered.split("\n"))
+    assert parts[0][0].startswith("Лист:") and parts[-1][0].endswith("конец")
+    assert [line for text, _ in parts for line in text.split("\n")] == [
+        "Лист:",
+        *sheet.split("\n"),
+        "конец",
+    ]
+    assert split_formatted("plain\ntext") == [("plain\ntext", ())]
