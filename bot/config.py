@@ -110,6 +110,9 @@ class GameConfig(_Section):
     default_ruleset: str = Field(default="classic", min_length=1)
     report_language: Literal["ru", "en"] = "ru"
     reminder_minutes: int = Field(default=180, ge=0, le=10_080)
+    # The players' rule book as the deployment publishes it (docs/rules-ru.md,
+    # docs/rules-en.md), "{lang}" standing for ru or en; empty: /rules sends it.
+    rules_url: str = ""
 
     @field_validator("timezone")
     @classmethod

@@ -107,7 +107,11 @@ def test_every_round_has_a_readable_public_report(short_demo: tuple[Result, Path
     assert summary.startswith("Матч остановлен после раунда 3")
     assert "Итоговый счёт: «Саламандры» " in summary and "Команда «Виверны»:" in summary
     assert not (out / "reports" / f"round-{ROUNDS + 1:02d}.txt").exists()
-    assert (out / "README.txt").read_text(encoding="utf-8").startswith("Dragonball judge: demo")
+    assert (
+        (out / "README.txt")
+        .read_text(encoding="utf-8")
+        .startswith("Судья «Драконбола»: результаты демонстрации")
+    )
 
 
 def test_every_tick_has_a_picture_and_every_round_an_animation(
@@ -134,15 +138,15 @@ def test_transcript_holds_orders_acknowledgements_and_results(
 ) -> None:
     _, out = short_demo
     text = (out / "transcript.txt").read_text(encoding="utf-8")
-    assert text.count("telegram 1001 (chat 1001) → judge") == 1 + ROUNDS
-    assert text.count("judge → telegram 1001 · ack") == 1 + ROUNDS
+    assert text.count("Telegram 1001 (чат 1001) → судье") == 1 + ROUNDS
+    assert text.count("судья → Telegram 1001 · ответ") == 1 + ROUNDS
     assert "Команда Саламандры\nТакт 1\n" in text  # the captain's orders in the order language
-    public_results = f"judge → telegram {PUBLIC_CHANNEL} · results"
+    public_results = f"судья → Telegram {PUBLIC_CHANNEL} · итоги"
     assert text.count(public_results) == ROUNDS
     # round 1 opens at the start, each result opens the next (the demo then ends the match)
-    assert text.count(f"judge → telegram {PUBLIC_CHANNEL} · round_open") == ROUNDS + 1
-    assert text.count(f"judge → telegram {PUBLIC_CHANNEL} · match_end") == 1
-    assert "attachments: round1-tick1.png (" in text and "round3.gif (" in text
+    assert text.count(f"судья → Telegram {PUBLIC_CHANNEL} · начало раунда") == ROUNDS + 1
+    assert text.count(f"судья → Telegram {PUBLIC_CHANNEL} · конец матча") == 1
+    assert "вложения: round1-tick1.png (" in text and "round3.gif (" in text
 
 
 def test_the_database_verifies_with_the_verify_command(
@@ -182,10 +186,10 @@ def test_a_foreign_folder_is_refused_and_kept(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["demo", "--out", str(tmp_path), "--rounds", "1"])
     assert result.exit_code == 1
     assert result.stdout == ""  # nothing but the reason, on standard error
-    assert "is not empty and holds no earlier demo output" in result.stderr
+    assert "не пуста, и в ней нет прежних результатов демонстрации" in result.stderr
     assert "--force" in result.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
-    with pytest.raises(FolderError, match="is a file"):
+    with pytest.raises(FolderError, match="это файл, а не папка"):
         DemoFolder(tmp_path / "notes.txt").prepare()
 
 
@@ -213,7 +217,7 @@ def test_english_and_quiet(tmp_path: Path) -> None:
     assert "Verification: the round is verified: its seed matches its commitment" in lines
     report = (out / "reports" / "round-01.txt").read_text(encoding="utf-8")
     assert report.splitlines()[0] == "Game DB-1, round 1: report"
-    assert any(line.startswith("Score: «Саламандры» ") for line in report.splitlines())
+    assert any(line.startswith("Score: Salamanders ") for line in report.splitlines())
 
 
 @pytest.mark.slow
@@ -270,12 +274,12 @@ async def test_a_person_plays_by_mail(tmp_path: Path) -> None:
     left_seven = [o for o in orders if o.side == "left"]
     assert {o.message_id for o in left_seven} <= {m.id for m in mailed} and len(left_seven) == 3
     transcript = folder.transcript.read_text(encoding="utf-8")
-    assert "email me@example.org → judge" in transcript
+    assert "почта me@example.org → судье" in transcript
     assert "зелёный дракон" not in transcript  # the pass phrase is never written down
     assert (
-        transcript.count("judge → email me@example.org · ack") == 4
+        transcript.count("судья → почта me@example.org · ответ") == 4
     )  # welcome, phrase, orders, ready
-    assert "judge → email me@example.org · results" in transcript
+    assert "судья → почта me@example.org · итоги" in transcript
 
 
 def test_a_seed_source_must_give_a_seed() -> None:
@@ -312,10 +316,10 @@ def test_every_captains_message_is_answered_at_once_in_the_transcript(
     _, out = short_demo
     text = (out / "transcript.txt").read_text(encoding="utf-8")
     heads = [block.strip().splitlines()[0] for block in text.split("─" * 72) if block.strip()]
-    incoming = [i for i, h in enumerate(heads) if "→ judge" in h]
+    incoming = [i for i, h in enumerate(heads) if "→ судье" in h]
     assert len(incoming) == 2 + 2 * ROUNDS
     for i in incoming:
         stamp, who = heads[i].split(" · ")[:2]
         chat = who.split()[1]
         answer = heads[i + 1]
-        assert answer.startswith(f"{stamp} · judge → telegram {chat} · ack"), (heads[i], answer)
+        assert answer.startswith(f"{stamp} · судья → Telegram {chat} · ответ"), (heads[i], answer)

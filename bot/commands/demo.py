@@ -141,10 +141,10 @@ def demo(
     app.setup_logging(use_config=False)
     # Imported here: the demo pulls in the whole judge, which `--help` does not need.
     from bot.demo import DemoError, DemoFolder, DemoOptions, FolderError, MailOptions, run_demo
+    from bot.demo.cast import team_name
     from bot.demo.mailbox import mail_available
     from bot.demo.texts import summary_text
     from bot.i18n import t
-    from engine.setup import DEFAULT_TEAM_NAMES
 
     if mail and not mail_available():
         raise click.ClickException(
@@ -161,11 +161,11 @@ def demo(
         mail=MailOptions(port=mail_port, wait=mail_wait) if mail else None,
     )
     try:  # before anything is printed: a folder we may not use is the one thing to say
-        options.folder.prepare(force=force)
+        options.folder.prepare(force=force, lang=lang)
     except FolderError as exc:
         raise click.ClickException(str(exc)) from None
     if not quiet:
-        left, right = DEFAULT_TEAM_NAMES["left"], DEFAULT_TEAM_NAMES["right"]
+        left, right = team_name("left", lang), team_name("right", lang)
         click.echo(t("demo.intro", lang, left=left, right=right, seed=seed, folder=out))
     try:
         with _display(lang, quiet) as display:

@@ -15,23 +15,19 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.i18n import LANGS, t
 from bot.service import OutboxItem, textblocks
 
 __all__ = ["DemoFolder", "FolderError"]
 
-MARKER = "Dragonball judge: demo output"
-README = f"""{MARKER} (`dragonball demo`).
+# The first line of the folder's README.txt (any language) marks it as demo output.
+_OLD_MARKER = "Dragonball judge: demo output"
 
-Что здесь: reports/ — отчёт каждого раунда и итог матча (summary.txt); diagrams/ — поле после
-каждого такта (PNG) и весь раунд анимацией (GIF); transcript.txt — все сообщения судье и от судьи;
-dragonball.db — база судьи (SQLite). Проверить кости всех раундов:
-    cd <эта папка> && DRAGONBALL_DATABASE__URL=sqlite:///dragonball.db dragonball verify --game DB-1
 
-What is here: reports/ — every round's report and the match summary (summary.txt); diagrams/ —
-the field after every tick (PNG) and each round animated (GIF); transcript.txt — every message
-to and from the judge; dragonball.db — the judge's database (SQLite). Check every round's dice:
-    cd <this folder> && DRAGONBALL_DATABASE__URL=sqlite:///dragonball.db dragonball verify --game DB-1
-"""
+def _readme(lang: str) -> str:
+    return t("demo.readme_title", lang) + "\n\n" + t("demo.readme", lang) + "\n"
+
+
 # Everything the demo writes; only these are removed when a previous output is replaced.
 OWN = ("README.txt", "dragonball.db", "dragonball.db-wal", "dragonball.db-shm", "transcript.txt",
        "reports", "diagrams")  # fmt: skip
@@ -63,22 +59,21 @@ class DemoFolder:
 
     def is_demo_output(self) -> bool:
         try:
-            return (self.root / "README.txt").read_text(encoding="utf-8").startswith(MARKER)
+            text = (self.root / "README.txt").read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             return False
+        titles = [t("demo.readme_title", lang) for lang in LANGS]
+        return text.startswith((_OLD_MARKER, *titles))
 
-    def prepare(self, *, force: bool = False) -> None:
+    def prepare(self, *, force: bool = False, lang: str = "ru") -> None:
         """Make the folder ready: create it, or empty a previous demo output (only
         the demo's own files: anything else in it is left alone).  A non-empty
         folder that is not demo output is refused unless ``force``."""
         if self.root.exists() and not self.root.is_dir():
-            raise FolderError(f"{self.root} is a file, not a folder")
+            raise FolderError(t("demo.folder_is_file", lang, folder=self.root))
         if self.root.is_dir() and any(self.root.iterdir()):
             if not (force or self.is_demo_output()):
-                raise FolderError(
-                    f"{self.root} is not empty and holds no earlier demo output; "
-                    "choose another --out folder, or add --force to write into it anyway"
-                )
+                raise FolderError(t("demo.folder_foreign", lang, folder=self.root))
             for name in OWN:
                 path = self.root / name
                 if path.is_dir() and not path.is_symlink():
@@ -88,9 +83,12 @@ class DemoFolder:
         try:
             for path in (self.root, self.reports, self.diagrams):
                 path.mkdir(parents=True, exist_ok=True)
-            (self.root / "README.txt").write_text(README, encoding="utf-8")
+            (self.root / "README.txt").write_text(_readme(lang), encoding="utf-8")
         except OSError as exc:
-            raise FolderError(f"cannot write into {self.root}: {exc.strerror or exc}") from None
+            error = exc.strerror or str(exc)
+            raise FolderError(
+                t("demo.folder_unwritable", lang, folder=self.root, error=error)
+            ) from None
 
     def report_path(self, number: int) -> Path:
         return self.reports / f"round-{number:02d}.txt"

@@ -93,7 +93,7 @@ class DemoMailbox:
         mail = read_message(raw)  # for the transcript: what the judge reads, no pass phrase
         sender = mail.from_address or "?"
         n = next(self._ids)
-        self.transcript.note(f"email {sender} → judge · smtp #{n}",
+        self.transcript.note(self.transcript.head_in("email", sender, f"smtp {n}"),
                              f"[{mail.subject}]\n{mail.text}")  # fmt: skip
         try:
             reply = await self.adapter.handle_raw(raw, fallback_id=f"demo-smtp:{n}")

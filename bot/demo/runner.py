@@ -42,11 +42,10 @@ from engine.events import Kind
 from engine.geometry import SIDES, Side
 from engine.policies import POLICIES
 from engine.ruleset import Ruleset, load_ruleset
-from engine.setup import DEFAULT_NAMES, DEFAULT_TEAM_NAMES
 from storage.db import Database
 from storage.schema import upgrade
 
-from . import record
+from . import cast, record
 from .folder import DemoFolder
 from .mailbox import DemoMailbox, MailOptions, MailReceived
 from .texts import stopped_title
@@ -68,7 +67,6 @@ DEFAULT_SEED = "2026"
 PUBLIC_CHANNEL = "@dragonball_demo"
 # Made-up Telegram user ids of the two captains (their private chats have the same ids).
 CAPTAINS: dict[Side, int] = {"left": 1001, "right": 2001}
-_CAPTAIN_NAMES = {"left": "Капитан Саламандр", "right": "Капитан Виверн"}
 MAIL_PLAYER = 7  # with --mail, a person by e-mail plays this shirt number of the left team
 # Monday 2 March 2026, 12:00 UTC: the first deadline is 21:00 in Moscow that day.
 START = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
@@ -170,7 +168,11 @@ class _Demo:
             raw=text.encode(),
             received_at=self.clock.now(),
             chat=user,
-            meta={"name": _CAPTAIN_NAMES[side]},
+            # As a Telegram client tells it: the captain's app speaks the demo's language.
+            meta={
+                "name": cast.captain_name(side, self.options.lang),
+                "language_code": self.options.lang,
+            },
         )
         self.transcript.incoming(msg)
         reply = await self.service.receive(msg)
@@ -208,7 +210,7 @@ async def run_demo(
     """
     began = time.perf_counter()
     folder = options.folder
-    folder.prepare(force=options.force)
+    folder.prepare(force=options.force, lang=options.lang)
     db = Database(f"sqlite:///{folder.database.resolve()}")
     demo: _Demo | None = None
     try:
@@ -262,7 +264,9 @@ def _wire(options: DemoOptions, db: Database) -> _Demo:
         seed_source=partial(_service_seed, options.seed),
     )
     service = GameService(db, settings, reporter=RenderReporter(), clock=clock)
-    transcript = TranscriptChannel(options.folder.transcript, public=PUBLIC_CHANNEL, now=clock.now)
+    transcript = TranscriptChannel(
+        options.folder.transcript, public=PUBLIC_CHANNEL, now=clock.now, lang=options.lang
+    )
     worker = OutboxWorker(service, {"telegram": transcript, "email": transcript}, clock)
     ruleset = load_ruleset(settings.ruleset)
     return _Demo(options, db, clock, service, worker, transcript, ruleset)
@@ -280,8 +284,8 @@ async def _set_up(demo: _Demo) -> None:
     assert created.game_id is not None
     demo.game_id = game = created.game_id
     for side in SIDES:
-        await demo.gm(service.add_team(game, side, DEFAULT_TEAM_NAMES[side]))
-        for name in DEFAULT_NAMES[side][: demo.ruleset.players_per_team]:
+        await demo.gm(service.add_team(game, side, cast.team_name(side, lang)))
+        for name in cast.roster(side, lang)[: demo.ruleset.players_per_team]:
             await demo.gm(service.add_player(game, side, name))
     for side in SIDES:
         invited = await demo.gm(service.invite(game, "captain", side=side))
@@ -312,9 +316,9 @@ async def _open_mailbox(
                 port=port,
                 game=f"DB-{demo.game_id}",
                 code=str(invited.data["code"]),
-                team=DEFAULT_TEAM_NAMES["left"],
+                team=cast.team_name("left", demo.options.lang),
                 number=MAIL_PLAYER,
-                player=DEFAULT_NAMES["left"][MAIL_PLAYER - 1],
+                player=cast.roster("left", demo.options.lang)[MAIL_PLAYER - 1],
                 wait=mail.wait,
             )
         )
@@ -337,7 +341,7 @@ async def _play(
             raise DemoError(f"round {number} is not open (the judge is at {state and state.round})")
         policy_seed = derive_seed(opts.seed, f"policy/round{number}")
         for side in SIDES:
-            orders = policies[side](state, rules, side, policy_seed)
+            orders = cast.describe(policies[side](state, rules, side, policy_seed), opts.lang)
             await demo.say(side, format_orders(orders, state=state, ruleset=rules, lang=opts.lang))
         if opts.mail is not None:
             await _wait_for_mail(demo, number, opts.mail.wait)

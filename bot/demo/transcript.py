@@ -15,11 +15,24 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
+from bot.i18n import N_, t
 from bot.service import DeliveryResult, Inbound, OutboxItem, textblocks
 
 __all__ = ["TranscriptChannel"]
 
 _RULE = "─" * 72
+# What an outbox item is (OutboxItem.kind), in words; another kind is shown as it is.
+_KINDS = {
+    "ack": N_("demo.kind.ack"),
+    "round_open": N_("demo.kind.round_open"),
+    "reminder": N_("demo.kind.reminder"),
+    "results": N_("demo.kind.results"),
+    "match_end": N_("demo.kind.match_end"),
+    "announce": N_("demo.kind.announce"),
+    "notice": N_("demo.kind.notice"),
+    "gm_alert": N_("demo.kind.gm_alert"),
+}
+_CHANNELS = {"telegram": N_("demo.channel.telegram"), "email": N_("demo.channel.email")}
 
 
 class TranscriptChannel:
@@ -31,12 +44,18 @@ class TranscriptChannel:
 
     name = "transcript"
 
-    def __init__(self, path: Path, *, public: str, now: Callable[[], datetime]) -> None:
+    def __init__(
+        self, path: Path, *, public: str, now: Callable[[], datetime], lang: str = "ru"
+    ) -> None:
         self.path = path
+        self.lang = lang
         self.public = public
         self._now = now
         self.public_results: list[OutboxItem] = []
         self.delivered: dict[str, int] = {}  # kind -> how many
+
+    def _channel(self, name: str) -> str:
+        return t(_CHANNELS[name], self.lang) if name in _CHANNELS else name
 
     def note(self, head: str, text: str, tail: str = "") -> None:
         """Append one entry: the (fast clock's) time, ``head``, the text, ``tail``."""
@@ -49,17 +68,31 @@ class TranscriptChannel:
 
     def incoming(self, msg: Inbound) -> None:
         """Record a message handed to the judge (a captain's orders, a /start)."""
-        where = f"{msg.channel} {msg.sender}" + (f" (chat {msg.chat})" if msg.chat else "")
-        self.note(f"{where} → judge · #{msg.external_id}", msg.text)
+        self.note(self.head_in(msg.channel, msg.sender, msg.external_id, msg.chat), msg.text)
+
+    def head_in(self, channel: str, sender: str, number: str, chat: str | None = None) -> str:
+        """«Telegram 1001 (чат 1001) → судье · №1001:3»: who wrote to the judge."""
+        key = N_("demo.head_in_chat") if chat else N_("demo.head_in")
+        name = self._channel(channel)
+        return t(key, self.lang, channel=name, sender=sender, chat=chat, id=number)
 
     async def deliver(self, item: OutboxItem) -> DeliveryResult:
-        files = ", ".join(f"{a.filename} ({len(a.data) // 1024} KB)" for a in item.attachments)
-        subject = f"[{item.subject}] " if item.subject and item.channel == "email" else ""
-        self.note(
-            f"judge → {item.channel} {item.destination} · {item.kind} · outbox #{item.id}",
-            subject + textblocks.plain(item.text),
-            f"attachments: {files}" if files else "",
+        files = ", ".join(
+            t("demo.file", self.lang, name=a.filename, kb=len(a.data) // 1024)
+            for a in item.attachments
         )
+        subject = f"[{item.subject}] " if item.subject and item.channel == "email" else ""
+        kind = t(_KINDS[item.kind], self.lang) if item.kind in _KINDS else item.kind
+        head = t(
+            "demo.head_out",
+            self.lang,
+            channel=self._channel(item.channel),
+            destination=item.destination,
+            kind=kind,
+            id=item.id,
+        )
+        tail = t("demo.attachments", self.lang, files=files) if files else ""
+        self.note(head, subject + textblocks.plain(item.text), tail)
         self.delivered[item.kind] = self.delivered.get(item.kind, 0) + 1
         if item.kind == "results" and item.destination == self.public:
             self.public_results.append(item)

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import t
 from engine.events import Event
 from engine.ruleset import Ruleset
 from engine.state import MatchState
@@ -24,8 +25,16 @@ from .names import check_lang
 from .paint import paint
 from .panel import draw_header, draw_panel
 from .position import position_scene
+from .style import INK, font
 
-__all__ = ["MAX_BYTES", "paletted", "png_bytes", "render_position", "shared_palette"]
+__all__ = [
+    "MAX_BYTES",
+    "paletted",
+    "png_bytes",
+    "render_field",
+    "render_position",
+    "shared_palette",
+]
 
 MAX_BYTES = 1_000_000
 
@@ -53,6 +62,25 @@ def render_position(
     draw = ImageDraw.Draw(image)
     draw_header(draw, layout, state, lang, title)
     draw_panel(draw, layout, state, lang, gm_view)
+    return image
+
+
+def render_field(ruleset: Ruleset, *, lang: str = "ru", layout: Layout = LAYOUT) -> Image.Image:
+    """The empty field of ``ruleset`` with every cell's number, the halves, the
+    centre line, the edges and re-entry cells, and the legend: the picture of
+    the players' rule book (docs/images) and of ``/rules``."""
+    check_lang(lang)
+    layout = layout.for_board(board_for(ruleset))
+    image = field_background(layout, ruleset, lang).copy()
+    draw = ImageDraw.Draw(image)
+    title = t("panel.field_title", lang)
+    draw.text(
+        (layout.margin, layout.header / 2),
+        title,
+        font=font(layout.scaled(24), bold=True),
+        fill=INK,
+        anchor="lm",
+    )
     return image
 
 

@@ -23,6 +23,7 @@ __all__ = [
     "check_lang",
     "direction_name",
     "dragon_name",
+    "edition_name",
     "effect_short",
     "effect_text",
     "fire_name",
@@ -88,6 +89,16 @@ def _word(table: dict[str, str], code: str, lang: str) -> str:
 def _ball(ball: str, form: int, lang: str, default: str) -> str:
     forms = _BALL_FORMS.get(ball)
     return t(forms[form], lang) if forms else default
+
+
+# Editions by ruleset name; another ruleset is named by its own title.
+_EDITIONS: Final[dict[str, str]] = {"classic": N_("ruleset.classic")}
+
+
+def edition_name(ruleset: Ruleset, lang: str) -> str:
+    """«классические правила», "the classic rules": what a game is played by."""
+    key = _EDITIONS.get(ruleset.name)
+    return t(key, lang) if key is not None else ruleset.title
 
 
 def check_lang(lang: str) -> str:

@@ -142,20 +142,49 @@ def _column(
     width: float,
     lang: str,
 ) -> None:
+    """The lines one under another; a line wider than the column goes on in the
+    next row (indented), and what does not fit is counted in «… и ещё N»."""
     regular = font(layout.scaled(14))
     bold = font(layout.scaled(15), bold=True)
     step = layout.scaled(20)
     top = layout.panel_top + layout.scaled(8)
     room = (layout.height - layout.scaled(6) - top) // step
-    shown = lines if len(lines) <= room else lines[: room - 1]
-    for i, (text, colour, strong) in enumerate(shown):
-        fnt = bold if strong else regular
-        draw.text(
-            (left, top + i * step), _fit(draw, text, fnt, width), font=fnt, fill=colour, anchor="lt"
-        )
-    if len(shown) < len(lines):
-        more = t("panel.more", lang, n=len(lines) - len(shown))
+    rows = [
+        (piece, colour, fnt, index)
+        for index, (text, colour, strong) in enumerate(lines)
+        for fnt in (bold if strong else regular,)
+        for piece in _wrap(draw, text, fnt, width)
+    ]
+    shown = rows if len(rows) <= room else rows[: room - 1]
+    if len(shown) < len(rows):  # never half a line: it goes whole into «… и ещё N»
+        last = rows[len(shown)][3]
+        shown = [row for row in shown if row[3] < last]
+    for i, (piece, colour, fnt, _) in enumerate(shown):
+        draw.text((left, top + i * step), piece, font=fnt, fill=colour, anchor="lt")
+    if len(shown) < len(rows):
+        hidden = len(lines) - (shown[-1][3] + 1 if shown else 0)
+        more = t("panel.more", lang, n=hidden)
         draw.text((left, top + len(shown) * step), more, font=regular, fill=MUTED, anchor="lt")
+
+
+def _wrap(draw: ImageDraw.ImageDraw, text: str, fnt: Font, width: float) -> list[str]:
+    """The text in rows no wider than the column, broken between words; the
+    rows after the first are indented.  Only a single word wider than the
+    whole column is cut (with an ellipsis)."""
+    if draw.textlength(text, font=fnt) <= width:
+        return [text]
+    lead = text[: len(text) - len(text.lstrip())]
+    rows: list[str] = []
+    row = lead
+    for word in text.split():
+        candidate = f"{row} {word}" if row.strip() else row + word
+        if draw.textlength(candidate, font=fnt) <= width or not row.strip():
+            row = candidate
+        else:
+            rows.append(row)
+            row = lead + "  " + word
+    rows.append(row)
+    return [_fit(draw, r, fnt, width) for r in rows]
 
 
 def _fit(draw: ImageDraw.ImageDraw, text: str, fnt: Font, width: float) -> str:

@@ -21,7 +21,7 @@ from engine.geometry import SIDES, Side
 from engine.ruleset import Ruleset
 from engine.state import MatchState
 
-from .names import ball_name, check_lang, spell_name, spell_spellings
+from .names import ball_name, check_lang, edition_name, spell_name, spell_spellings
 from .story import Line, Secrets, TickStory, score_text
 from .table import position_table
 
@@ -121,7 +121,7 @@ def report_parts(
         t(
             "report.score_before",
             lang,
-            score=score_text(after, before.teams[0].score, before.teams[1].score),
+            score=score_text(after, before.teams[0].score, before.teams[1].score, lang),
         ),
     )
     yellow = before.ball("yellow") if any(b.name == "yellow" for b in before.balls) else None
@@ -219,7 +219,11 @@ def _footer(
     team, its own enchanted passes."""
     out = [t("report.summary_head", lang, round=round_)]
     out.append(
-        t("report.score", lang, score=score_text(after, after.teams[0].score, after.teams[1].score))
+        t(
+            "report.score",
+            lang,
+            score=score_text(after, after.teams[0].score, after.teams[1].score, lang),
+        )
     )
     out.extend(position_table(after, ruleset, round_=round_, lang=lang))
     if audience is not None:
@@ -245,5 +249,7 @@ def _footer(
         if own:
             out.append(t("report.own_spells", lang, items=", ".join(own)))
     # The rules this round was played under (a round re-plays under them).
-    out.append(t("report.rules_version", lang, name=ruleset.name, version=ruleset.version))
+    out.append(
+        t("report.rules_version", lang, name=edition_name(ruleset, lang), version=ruleset.version)
+    )
     return out

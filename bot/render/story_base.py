@@ -42,8 +42,10 @@ class Secrets:
     yellow_visible: bool = True
 
 
-def score_text(state: MatchState, left: int, right: int) -> str:
-    return f"«{state.teams[0].name}» {left} : {right} «{state.teams[1].name}»"
+def score_text(state: MatchState, left: int, right: int, lang: str) -> str:
+    """«Саламандры» 1 : 0 «Виверны», Salamanders 1 : 0 Wyverns."""
+    names = state.teams[0].name, state.teams[1].name
+    return t("report.score_line", lang, left=names[0], a=left, b=right, right=names[1])
 
 
 @dataclass
@@ -102,7 +104,7 @@ class StoryBase:
 
     def score(self, value: Any) -> str:
         left, right = _score_pair(value, self.names)
-        return score_text(self.names, left, right)
+        return score_text(self.names, left, right, self.lang)
 
     def add(self, text: str, *actors: Actor, flights: bool = False, action: bool = False) -> None:
         self.lines.append(Line(text, frozenset(actors), flights, action))

@@ -104,7 +104,7 @@ def match_summary(
         t(
             "summary.final",
             lang,
-            score=score_text(final, final.teams[0].score, final.teams[1].score),
+            score=score_text(final, final.teams[0].score, final.teams[1].score, lang),
         )
     )
     if final.end_reason:

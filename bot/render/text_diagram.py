@@ -98,7 +98,7 @@ def text_diagram(
         t(
             "diagram.score",
             lang,
-            score=score_text(state, state.teams[0].score, state.teams[1].score),
+            score=score_text(state, state.teams[0].score, state.teams[1].score, lang),
         )
     )
     out.append(t("diagram.cells", lang))

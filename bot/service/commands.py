@@ -12,8 +12,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 
 from bot.orderlang import help_text
+from engine.ruleset import Ruleset
 from storage.models import Game
 
 from . import audience, gm, gm_setup, invitations, members, ordering, rounds
@@ -23,6 +25,7 @@ from .context import Actor, ServiceError, Tx, game_code, parse_game_code
 from .deadlines import next_deadline
 from .gm import Outcome
 from .i18n import N_, t
+from .rulebook import RULES_PICTURES, rules_params
 
 __all__ = [
     "COMMANDS",
@@ -187,11 +190,25 @@ def _rules(r: Request) -> Outcome:
     game = r.tx.s.get(Game, game_id)
     assert game is not None
     rules = rounds.ruleset_of(game)
+    url = r.tx.settings.rules_url
     return Outcome(
         "rules",
-        {"ticks": rules.ticks_per_round, "deadlines": game.deadlines, "timezone": game.timezone},
+        {
+            name: partial(_rules_param, rules, game.deadlines, game.timezone, url, name)
+            for name in ("edition", "ticks", "rounds", "players", "deadlines", "timezone")
+            + ("spells", "where")
+        },
         game_id=game_id,
+        # Without a published rule book, the book itself and the field's picture.
+        pictures=None if url else f"{RULES_PICTURES}{game.ruleset}/{r.lang}",
     )
+
+
+def _rules_param(
+    rules: Ruleset, deadlines: str, timezone: str, url: str, name: str, lang: str
+) -> object:
+    """One parameter of the ``rules`` text for a reader of ``lang``."""
+    return rules_params(rules, lang, deadlines=deadlines, timezone=timezone, url=url)[name]
 
 
 def _verify(r: Request) -> Outcome:

@@ -13,6 +13,7 @@ from sqlalchemy import update
 from sqlmodel import col, select
 
 from bot.logging import get_logger
+from engine.ruleset import load_ruleset
 from storage import repo
 from storage.models import Game, OutboxRow, Team
 
@@ -20,6 +21,7 @@ from . import notify, rounds, unreachable
 from .api import DeliveryResult, OutboxItem
 from .context import Tx
 from .i18n import t
+from .rulebook import RULES_PICTURES, rulebook_files
 
 __all__ = ["claim", "mark_failed", "mark_sent"]
 
@@ -48,6 +50,9 @@ def _draw(tx: Tx, row: OutboxRow) -> None:
     try:
         if row.pictures.startswith("position/"):  # a still: position/<round>/<tick>/<view>/<lang>
             files = _position(tx, row.pictures)
+        elif row.pictures.startswith(RULES_PICTURES):  # /rules: rules/<ruleset>/<lang>
+            name, lang = row.pictures.removeprefix(RULES_PICTURES).rsplit("/", 1)
+            files = rulebook_files(load_ruleset(name), lang)
         else:  # a round's diagrams: <round>/<view>/<lang>, "/mail" for a mail's smaller set
             round_id, view, lang, *kind = row.pictures.split("/")
             files = tx.reporter.diagrams(

@@ -4,6 +4,7 @@ operation each is checked, logged and (once there is an audience) announced."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -18,6 +19,7 @@ from .context import Actor, ServiceError, Tx, game_code
 from .deadlines import ScheduleError, format_schedule, parse_schedule, parse_zone
 from .fairness import new_seed
 from .gm import Outcome, local_time, locked_game, record, side_of
+from .i18n import SIDE_TEXTS, t
 
 __all__ = [
     "add_player",
@@ -102,7 +104,7 @@ def add_team(tx: Tx, actor: Actor, game_id: int | None, side: str, name: str) ->
     tx.s.add(team)
     record(tx, actor, game, "add_team", side=side, name=name)
     return Outcome(
-        "team_added", {"game": game_code(game), "side": side, "name": name}, game_id=game.id
+        "team_added", {"game": game_code(game), "side": _side(side), "name": name}, game_id=game.id
     )
 
 
@@ -118,7 +120,7 @@ def add_player(tx: Tx, actor: Actor, game_id: int | None, side: str, name: str) 
     record(tx, actor, game, "add_player", side=side, number=number, name=name)
     return Outcome(
         "player_added",
-        {"game": game_code(game), "side": side, "number": number, "name": name},
+        {"game": game_code(game), "side": _side(side), "number": number, "name": name},
         game_id=game.id,
         data={"number": number},
     )
@@ -157,7 +159,7 @@ def start(tx: Tx, actor: Actor, game_id: int | None) -> Outcome:
     for side in SIDES:
         names = [p.name for p in repo.players(tx.s, game.id, side)]
         if names and len(names) < per_team:
-            raise ServiceError("need_players", side=side, count=len(names), needed=per_team)
+            raise ServiceError("need_players", side=_side(side), count=len(names), needed=per_team)
         rosters[side] = names
         reserves = max(reserves, len(names) - per_team)
     seed = new_seed(tx.settings.seed_source, f"game{game.id}/setup")
@@ -219,3 +221,8 @@ def set_channel(
     record(tx, actor, game, "set_channel", chat=chat, thread=thread)
     notify.announce(tx, game, "channel_set")
     return Outcome("channel_set", {"game": game_code(game)}, game_id=game.id)
+
+
+def _side(side: str) -> Callable[[str], str]:
+    """The side in words of the reader's language («левые», "left")."""
+    return lambda lang: t(SIDE_TEXTS.get(side, "side.left"), lang)

@@ -15,6 +15,7 @@ __all__ = [
     "LANGS",
     "N_",
     "ROLE_TEXTS",
+    "SIDE_TEXTS",
     "STATUS_TEXTS",
     "format_clock",
     "format_time",
@@ -31,6 +32,9 @@ STATUS_TEXTS = {
     "paused": N_("status_paused"),
     "ended": N_("status_ended"),
 }
+
+# A team by its side, as a noun («левые», "left").
+SIDE_TEXTS = {"left": N_("side.left"), "right": N_("side.right")}
 
 ROLE_TEXTS = {
     "captain": N_("role_captain"),

@@ -29,7 +29,7 @@ from .api import Inbound
 from .audience import PUBLIC
 from .context import Actor, ServiceError, Tx, game_code
 from .gm import Outcome, local_time, locked_game, record, side_of
-from .i18n import N_, ROLE_TEXTS, format_time, t
+from .i18n import N_, ROLE_TEXTS, SIDE_TEXTS, format_time, t
 
 __all__ = ["CONFIRM_TRIES", "CONFIRM_TTL", "create", "listing", "revoke", "start"]
 
@@ -101,7 +101,9 @@ def create(
         username=user, expires=expires,
     )  # fmt: skip
     params: dict[str, object] = {
-        "game": game_code(game), "code": code, "role": role, "side": side or "-",
+        "game": game_code(game), "code": code,
+        "role": lambda lang: t(ROLE_TEXTS.get(role, "role_player"), lang),
+        "side": (lambda lang: ", " + t(SIDE_TEXTS[side], lang)) if side in SIDE_TEXTS else "",
         "bound": _bound(address, user), "expires": local_time(expires, game),
     }  # fmt: skip
     bot = tx.settings.telegram_bot
@@ -253,7 +255,7 @@ def _redeem(
     return Outcome(
         "welcome",
         {"game": game_code(game), "role": lambda lang: t(ROLE_TEXTS.get(role, "role_player"), lang),
-         "team": f", «{team}»" if team else ""},
+         "team": (lambda lang: ", " + t("name.quoted", lang, text=team)) if team else ""},
         game_id=game.id, data={"member_id": member.id},
     )  # fmt: skip
 
@@ -272,7 +274,7 @@ def _who(member: Member, used_from: str | None) -> str:
 def _tell_masters(tx: Tx, game: Game, member: Member, inv: Invitation, team: str) -> None:
     params = {
         "game": game_code(game), "who": _who(member, inv.used_from), "code": inv.code,
-        "role": lambda lang: t(ROLE_TEXTS.get(inv.role, "role_player"), lang), "team": f" «{team}»" if team else "",
+        "role": lambda lang: t(ROLE_TEXTS.get(inv.role, "role_player"), lang), "team": (lambda lang: " " + t("name.quoted", lang, text=team)) if team else "",
     }  # fmt: skip
     for dest in notify.gm_destinations(tx, game):
         if (dest.channel, dest.address) in (
@@ -338,7 +340,8 @@ def listing(tx: Tx, actor: Actor, game_id: int | None) -> Outcome:
 
 def _line(tx: Tx, game: Game, inv: Invitation, members: dict[int | None, Member], lang: str) -> str:
     team = _team_of(tx, game, inv.side)
-    what = t(ROLE_TEXTS.get(inv.role, "role_player"), lang) + (f" «{team}»" if team else "")
+    what = t(ROLE_TEXTS.get(inv.role, "role_player"), lang)
+    what += " " + t("name.quoted", lang, text=team) if team else ""
     if inv.players and inv.role == "player":
         what += f" ({inv.players})"
     bound = _bound(inv.email, inv.telegram_username)

@@ -15,7 +15,7 @@ from storage.models import Game, Round
 from . import gm, notify, ordering, rounds
 from .audience import View
 from .context import Actor, ServiceError, Tx, game_code, parse_game_code
-from .i18n import LANGS, STATUS_TEXTS, format_time, t
+from .i18n import LANGS, N_, STATUS_TEXTS, format_time, t
 
 __all__ = [
     "choose_game",
@@ -158,19 +158,21 @@ def status_text(tx: Tx, game: Game, view: View, lang: str) -> str:
     rnd = rounds.current_round(tx, game)
     params: dict[str, object] = {
         "game": game_code(game), "left": left, "right": right,
-        "status_text": t(STATUS_TEXTS.get(game.status, "status_setup"), lang), "score": "0:0", "round": "-",
-        "deadline": "-", "commitment": "-",
+        "status_text": t(STATUS_TEXTS.get(game.status, "status_setup"), lang),
     }  # fmt: skip
+    if rnd is None:  # before the start: no score, round or deadline to tell
+        return t("status_not_started", lang, **params)
     lines = []
-    if rnd is not None:
-        state = rounds.load_state(tx, rnd)
-        params["score"] = f"{state.teams[0].score}:{state.teams[1].score}"
-        params["round"] = rnd.number
-        if rnd.status == "open":
-            params["deadline"] = format_time(rnd.deadline, game.timezone, lang)
-            params["commitment"] = rnd.commitment
-            lines = _missing_lines(tx, game, rnd, state, view, lang)
-    return "\n".join([t("status", lang, **params), *lines])
+    key = N_("status_closed")
+    state = rounds.load_state(tx, rnd)
+    params["score"] = f"{state.teams[0].score}:{state.teams[1].score}"
+    params["round"] = rnd.number
+    if rnd.status == "open":
+        key = N_("status")
+        params["deadline"] = format_time(rnd.deadline, game.timezone, lang)
+        params["commitment"] = rnd.commitment
+        lines = _missing_lines(tx, game, rnd, state, view, lang)
+    return "\n".join([t(key, lang, **params), *lines])
 
 
 def _missing_lines(

@@ -33,6 +33,9 @@ class ServiceSettings:
     # The Telegram bot's @username, learned when the bot starts (getMe): the
     # invitation answers give the t.me link with it.  None: no link in the text.
     telegram_bot: str | None = None
+    # Where players read the rule book: a URL with "{lang}" for ru/en; empty:
+    # /rules sends the rule book itself (and the field's picture).
+    rules_url: str = ""
     # The demo's reproducible dice: purpose ("game1/round3/attempt1") -> 64 hex
     # digits.  None (always, outside the demo): every seed is drawn at random.
     seed_source: Callable[[str], str] | None = None
@@ -52,4 +55,5 @@ class ServiceSettings:
             channel_chat=str(chat) if chat not in (None, "") else None,
             channel_thread=str(thread) if thread is not None else None,
             reminder_before=timedelta(minutes=g.reminder_minutes),
+            rules_url=g.rules_url,
         )

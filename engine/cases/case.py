@@ -25,7 +25,7 @@ A named player without an order for a tick stays where he is with no action
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ..geometry import Side
@@ -80,6 +80,8 @@ class Case:
     expect: Expect
     seed: str
     source: str = ""
+    # What does not change from seed to seed (the first tick's orders).
+    cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def forcing(self) -> NamedDice:
         """A fresh forcing for one run (it counts which rules were used)."""
@@ -124,8 +126,8 @@ def parse_case(doc: dict[str, Any], name: str = "case", source: str = "") -> Cas
     position = _opening(doc, rules, seed) if "opening" in doc else build_position(doc, rules)
     orders, silent, last = _orders(doc.get("orders", {}), position, rules)
     count = doc.get("ticks", 1)
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise CaseError("ticks: how many ticks to resolve, at least 1")
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise CaseError("ticks: how many ticks to resolve (0: check the position itself)")
     moments = _moments(position, rules, max(count, last))
     dice = doc.get("dice", {})
     if not isinstance(dice, dict):
@@ -218,7 +220,7 @@ def _orders(
             groups[first][key] = value
     out: dict[Moment, RoundOrders] = {}
     silent: dict[Moment, frozenset[PlayerRef]] = {}
-    last = 1
+    last = 0
     for moment, items in groups.items():
         if items:
             where = f"orders.{moment[0]}.{moment[1]}"

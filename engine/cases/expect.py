@@ -43,9 +43,12 @@ _SPECIAL: Final = frozenset(
     {"events", "no_events", "probability", "tolerance", "seeds", "refused", "refused_by"}
     | {"score", "ended", "left_team", "right_team"}
 )
-_PLAYER: Final = frozenset({"at", "holds", "status", "return_round", "swallowed_by"})
+_PLAYER: Final = frozenset(
+    {"at", "cell", "height", "holds", "status", "return_round", "swallowed_by"}
+)
 _BALL: Final = frozenset(
-    {"at", "status", "held_by", "swallowed_by", "direction", "spell", "pass_to", "pass_ticks_left"}
+    {"at", "cell", "height", "status", "held_by", "swallowed_by", "direction", "spell"}
+    | {"enchanted_by", "pass_to", "pass_ticks_left"}
 )
 _DRAGON: Final = frozenset(
     {"head", "facing", "height", "mouth_open", "effect", "pending", "extinguished", "paralysed"}
@@ -162,6 +165,9 @@ def _spec(value: Any, allowed: frozenset[str], where: str, short: str) -> dict[s
 
 
 def _field(name: str, expected: Any, get: Callable[[MatchState], Any]) -> tuple[str, Any, Check]:
+    if isinstance(expected, str) and expected.lower() == "none":
+        expected = None  # TOML has no null: "none" stands for "no value"
+
     def check(state: MatchState) -> tuple[bool, str, str]:
         observed = get(state)
         return observed == expected, name, repr(observed)

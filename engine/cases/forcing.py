@@ -12,7 +12,7 @@ A case forces a draw by what it is about, not by its place in the stream:
 The key is a draw's name (an event kind or its short alias, below) and
 words that must all fit the draw: a player (``L2``), a ball, a side
 (``left``), a number (a cell), or ``key=value`` for any field of the
-event's data (``where=adjacent``) and ``tick=``/``round=``.  The value is
+event's data (``where=adjacent``) and ``tick=``/``round=``/``step=``.  The value is
 the outcome: true/false for a chance, a name for a fair pick (a player for a
 collision or catch pick, a direction, a ball, a height).  A draw no rule
 fits comes from the seed.  The same words pick out events in a case's
@@ -68,20 +68,25 @@ class Selector:
         return self.fits(e.kind, e.data, context)
 
 
-def parse_selector(text: str, where: str) -> Selector:
+def parse_selector(text: str, where: str, *, draw: bool = False) -> Selector:
+    """``kind word …``; a forced ``draw`` reads the short names first
+    (``catch`` is the catch roll), an event selector the event kinds first
+    (``catch`` is the catch itself)."""
     words = text.split()
     if not words:
         raise CaseError(f"{where}: an empty name")
     head = words[0].lower()
-    kind = ALIASES.get(head)
+    kind = ALIASES.get(head) if draw else None
     if kind is None:
         try:
             kind = Kind(head)
         except ValueError:
+            kind = ALIASES.get(head)
+        if kind is None:
             names = ", ".join(sorted(ALIASES))
             raise CaseError(
                 f"{where}: {words[0]!r} is not an event kind nor a draw's name ({names})"
-            ) from None
+            )
     return Selector(text, kind, tuple(words[1:]))
 
 
@@ -89,32 +94,28 @@ def _fits(word: str, data: dict[str, Any], context: dict[str, Any]) -> bool:
     if "=" in word:
         key, value = word.split("=", 1)
         found = context[key] if key in _CONTEXT and key in context else data.get(key)
-        return _same(found, value)
+        return _matches(found, value)
     low = word.lower()
     if low in ("yes", "no") and "ok" in context:
         return context["ok"] is (low == "yes")
-    if is_ref(word):
-        label = word.upper()
-        if (
-            "side" in data
-            and "number" in data
-            and player_label(str(data["side"]), int(data["number"])) == label
-        ):
-            return True
-        return any(
-            isinstance(v, list)
-            and any(
-                isinstance(x, dict)
-                and "side" in x
-                and player_label(str(x["side"]), int(x["number"])) == label
-                for x in v
-            )
-            for v in data.values()
-        )
-    return any(
-        _same(v, word) or (isinstance(v, list) and any(_same(x, word) for x in v))
-        for v in data.values()
-    )
+    if is_ref(word) and _is_player(data, word):
+        return True
+    return any(_matches(v, word) for v in data.values())
+
+
+def _is_player(data: dict[str, Any], word: str) -> bool:
+    """``data`` is about the player ``word`` (its side and number)."""
+    if "side" not in data or not isinstance(data.get("number"), int):
+        return False
+    return player_label(str(data["side"]), int(data["number"])) == word.upper()
+
+
+def _matches(found: Any, word: str) -> bool:
+    if isinstance(found, list):
+        return any(_matches(x, word) for x in found)
+    if isinstance(found, dict):
+        return is_ref(word) and _is_player(found, word)
+    return _same(found, word)
 
 
 def _same(value: Any, word: str) -> bool:
@@ -140,15 +141,17 @@ class NamedDice:
 
     def __init__(self, table: dict[str, Any], where: str = "dice") -> None:
         rules = [
-            DiceRule(parse_selector(k, f"{where}.{k}"), parse_outcome(v, f"{where}.{k}"))
+            DiceRule(parse_selector(k, f"{where}.{k}", draw=True), parse_outcome(v, f"{where}.{k}"))
             for k, v in table.items()
         ]
         # The most specific rule first: "catch L2" before "catch".
         self.rules = sorted(rules, key=lambda r: -len(r.selector.words))
         self.problems: list[str] = []
 
-    def _rule(self, round_: int, tick: int, kind: Kind, data: dict[str, Any]) -> DiceRule | None:
-        context = {"round": round_, "tick": tick}
+    def _rule(
+        self, moment: tuple[int, int, int], kind: Kind, data: dict[str, Any]
+    ) -> DiceRule | None:
+        context = {"round": moment[0], "tick": moment[1], "step": moment[2]}
         for rule in self.rules:
             if rule.selector.fits(kind, data, context):
                 rule.used += 1
@@ -156,9 +159,9 @@ class NamedDice:
         return None
 
     def chance(
-        self, round_: int, tick: int, kind: Kind, data: dict[str, Any], p: float
+        self, moment: tuple[int, int, int], kind: Kind, data: dict[str, Any], p: float
     ) -> bool | None:
-        rule = self._rule(round_, tick, kind, data)
+        rule = self._rule(moment, kind, data)
         if rule is None:
             return None
         if not isinstance(rule.outcome, bool):
@@ -170,9 +173,9 @@ class NamedDice:
         return rule.outcome
 
     def pick(
-        self, round_: int, tick: int, kind: Kind, data: dict[str, Any], labels: Sequence[str]
+        self, moment: tuple[int, int, int], kind: Kind, data: dict[str, Any], labels: Sequence[str]
     ) -> int | None:
-        rule = self._rule(round_, tick, kind, data)
+        rule = self._rule(moment, kind, data)
         if rule is None:
             return None
         wanted = str(rule.outcome).upper()

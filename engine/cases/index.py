@@ -7,6 +7,7 @@ The sentences live beside the cases, in ``_sentences.toml``::
     text = "Если два игрока находятся на одной клетке на одной высоте - …"
     rule = true                 # false: it states no rule (say why in note)
     note = ""
+    tests = ""                  # covered by a test outside the engine instead of a case
 
 A case names the sentences it proves (``rule``/``rules``) and quotes them;
 :func:`check_quotes` finds a quote that is not in its sentence, and
@@ -33,6 +34,7 @@ class Sentence:
     text: str
     rule: bool
     note: str
+    tests: str  # a test outside the engine that proves it (a service or report rule)
 
     @property
     def section(self) -> int:
@@ -58,6 +60,7 @@ def parse_sentences(doc: dict[str, Any]) -> list[Sentence]:
                 str(item.get("text", "")),
                 bool(item.get("rule", True)),
                 str(item.get("note", "")),
+                str(item.get("tests", "")),
             )
         )
     return out
@@ -96,7 +99,7 @@ def render_index(sentences: Sequence[Sentence], cases: Sequence[Case], title: st
     """The Markdown index: per section, each sentence with its cases."""
     covered = coverage(cases)
     rules = [s for s in sentences if s.rule]
-    gaps = [s.id for s in rules if s.id not in covered]
+    gaps = [s.id for s in rules if s.id not in covered and not s.tests]
     lines = [
         f"# {title}",
         "",
@@ -123,6 +126,8 @@ def render_index(sentences: Sequence[Sentence], cases: Sequence[Case], title: st
         if s.rule:
             ids = covered.get(s.id)
             where = ", ".join(f"`{i}`" for i in ids) if ids else "**— no case —**"
+            if s.tests and not ids:
+                where = f"tested by `{s.tests}` ({s.note})"
         else:
             where = f"*no rule: {s.note}*" if s.note else "*no rule*"
         lines.append(f"| {s.id} | {text} | {where} |")

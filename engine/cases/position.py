@@ -28,7 +28,7 @@ from functools import cache
 from typing import Any, Final
 
 from ..consistency import state_problems
-from ..geometry import SIDES, Direction, Side
+from ..geometry import SIDES, Direction, Side, direction_between
 from ..resolution.geo import DIST, dragon_after, dragon_cells_problem, mouth_of
 from ..ruleset import Ruleset
 from ..state import BallState, DragonState, MatchState, PlayerRef, PlayerState, TeamState
@@ -195,6 +195,11 @@ def _balls(
         direction = spec.get("direction")
         target = spec.get("pass_to")
         passer = spec.get("passer")
+        pass_to = None if target is None else parse_place(target, f"{where}.pass_to")
+        course = None if direction is None else _direction(direction, f"{where}.direction")
+        if course is None and pass_to is not None and cell is not None:
+            # In the air: its course is the pass's, as when it was thrown (§5).
+            course = direction_between(cell, pass_to[0]) or Direction.E
         out.append(
             BallState(
                 name,
@@ -202,12 +207,12 @@ def _balls(
                 cell,
                 height,
                 None,
-                None if direction is None else _direction(direction, f"{where}.direction"),
+                course,
                 _int(spec.get("pass_ticks_left", 0), f"{where}.pass_ticks_left"),
                 spec.get("spell"),
                 spec.get("enchanted_by"),
                 spec.get("swallowed_by"),
-                None if target is None else parse_place(target, f"{where}.pass_to"),
+                pass_to,
                 None if passer is None else parse_ref(passer, f"{where}.passer"),
             )
         )

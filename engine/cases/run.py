@@ -58,7 +58,13 @@ def play(case: Case, seed: str) -> Outcome:
     for moment in case.moments:
         if state.ended or (state.round, state.tick + 1) != moment:
             break
-        orders = _with_stays(state, case.round_orders(moment[0]), case, moment)
+        if state is case.position:  # the first tick: the same for every seed
+            orders = case.cache.get("first")
+            if orders is None:
+                orders = _with_stays(state, case.round_orders(moment[0]), case, moment)
+                case.cache["first"] = orders
+        else:
+            orders = _with_stays(state, case.round_orders(moment[0]), case, moment)
         result = resolve_tick(state, orders, case.ruleset, seed, forcing=forcing)
         events.extend(result.events)
         state = result.state

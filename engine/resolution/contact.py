@@ -44,6 +44,7 @@ def collisions(t: Tick) -> None:
                 t.fall(3, p, "collision")
             continue
         roll, first = t.pick(
+            3,
             Kind.COLLISION_PICK,
             {"cell": cell, "height": height},
             group,
@@ -249,6 +250,7 @@ def _claim(t: Tick, step: int, b: WBall, claimants: list[WPlayer], *, from_pass:
     winner = made[0]
     if len(made) > 1:
         roll, winner = t.pick(
+            step,
             Kind.CATCH_PICK,
             {"ball": b.name},
             made,
@@ -361,7 +363,7 @@ def steals(t: Tick) -> None:
         roll: float | None = None
         ball = takeable[0]
         if len(takeable) > 1:
-            roll, ball = t.pick(Kind.STEAL, data, takeable, [b.name for b in takeable])
+            roll, ball = t.pick(5, Kind.STEAL, data, takeable, [b.name for b in takeable])
             p_pick = 1 / len(takeable)
         target.balls.remove(ball)
         p.balls.append(ball)

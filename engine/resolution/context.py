@@ -26,13 +26,14 @@ class Forcing(Protocol):
     is one that gives the forced outcome."""
 
     def chance(
-        self, round_: int, tick: int, kind: Kind, data: dict[str, Any], p: float
+        self, moment: tuple[int, int, int], kind: Kind, data: dict[str, Any], p: float
     ) -> bool | None:
-        """The forced outcome of a chance draw, or None to let the dice decide."""
+        """The forced outcome of a chance draw at (round, tick, step), or None
+        to let the dice decide."""
         ...
 
     def pick(
-        self, round_: int, tick: int, kind: Kind, data: dict[str, Any], labels: Sequence[str]
+        self, moment: tuple[int, int, int], kind: Kind, data: dict[str, Any], labels: Sequence[str]
     ) -> int | None:
         """The forced index of a fair pick among ``labels``, or None."""
         ...
@@ -142,7 +143,7 @@ class Tick:
         """Draw against ``p`` and record it."""
         roll, ok = self.dice.chance(p)
         if self.forcing is not None:
-            forced = self.forcing.chance(self.round, self.tick, kind, data, p)
+            forced = self.forcing.chance((self.round, self.tick, step), kind, data, p)
             if forced is not None:
                 ok = forced
                 roll = p / 2 if forced else p + (1 - p) / 2
@@ -150,13 +151,18 @@ class Tick:
         return ok
 
     def pick(
-        self, kind: Kind, data: dict[str, Any], options: Sequence[T], labels: Sequence[str]
+        self,
+        step: int,
+        kind: Kind,
+        data: dict[str, Any],
+        options: Sequence[T],
+        labels: Sequence[str],
     ) -> tuple[float, T]:
         """A fair pick among ``options`` (named ``labels`` for forcing); the
         caller records it in its event."""
         roll, i = self.dice.index(len(options))
         if self.forcing is not None:
-            forced = self.forcing.pick(self.round, self.tick, kind, data, labels)
+            forced = self.forcing.pick((self.round, self.tick, step), kind, data, labels)
             if forced is not None:
                 i = forced
                 roll = (i + 0.5) / len(options)
@@ -167,6 +173,7 @@ class Tick:
     ) -> Direction:
         """A fair pick of a new course for ``ball``, recorded as ball_direction."""
         roll, d = self.pick(
+            step,
             Kind.BALL_DIRECTION,
             {"ball": ball.name, "cell": ball.cell},
             choices,

@@ -274,6 +274,7 @@ def _bounce_off_head(t: Tick, step: int, d: WDragon, b: WBall) -> None:
     (one cell away, off the dragon) and is free, uncatchable this tick."""
     choices = [x for x in on_field_directions(d.head) if NEXT[d.head][x] != d.body]
     roll, direction = t.pick(
+        step,
         Kind.BALL_BOUNCE,
         {"ball": b.name, "cell": d.head, "reason": "closed_mouth"},
         choices,

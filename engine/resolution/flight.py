@@ -153,6 +153,7 @@ def _fly(t: Tick, b: WBall, speed: int, danger: frozenset[int]) -> None:
             if not allowed:
                 break
             roll, d = t.pick(
+                1,
                 Kind.BALL_BOUNCE,
                 {"ball": b.name, "cell": cell, "reason": "dome" if not nxt else "dragon"},
                 allowed,

@@ -138,6 +138,7 @@ def _throw_in(t: Tick, side: Side, *, announce_nothing: bool) -> bool:
     ball.released = True
     ball.pass_ticks_left = 0
     roll_h, height = t.pick(
+        0,
         Kind.BALL_HEIGHT,
         {"ball": ball.name, "cell": ball.cell},
         rules.heights,

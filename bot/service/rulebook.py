@@ -1,0 +1,77 @@
+"""``/rules``: the edition a game plays, the rules in short, and where to read
+them in full — a link when the deployment publishes the docs
+(``game.rules_url``), otherwise the players' rule book itself, sent as a file
+with the picture of the field.
+
+The rule books are package data (``bot/rulebook/rules-<lang>.md``), copies
+of ``docs/rules-<lang>.md`` that a test keeps identical.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from importlib import resources
+
+from bot.render.names import edition_name
+from engine.ruleset import Ruleset
+
+from .i18n import format_clock, lang_or_default, t, tn
+
+__all__ = ["RULES_PICTURES", "edition", "rulebook_files", "rules_params"]
+
+RULES_PICTURES = "rules/"  # an outbox item's pictures: "rules/<ruleset>/<lang>"
+
+
+def edition(ruleset: Ruleset, lang: str) -> str:
+    """«классические правила (classic, версия 1)»: what a game is played by."""
+    name = edition_name(ruleset, lang)
+    return t("ruleset.edition", lang, name=name, ruleset=ruleset.name, version=ruleset.version)
+
+
+def rules_params(
+    ruleset: Ruleset, lang: str, *, deadlines: str, timezone: str, url: str
+) -> dict[str, object]:
+    """The parameters of the ``rules`` text for a reader of ``lang``."""
+    from .deadlines import parse_schedule
+
+    spells = ", ".join(
+        t(
+            "rules_spell_pair",
+            lang,
+            spell=_spell(p.spell_ru, p.spell, lang),
+            counter=_spell(p.counter_ru, p.counter, lang),
+        )
+        for p in ruleset.spells
+    )
+    where = (
+        t("rules_link", lang, url=url.replace("{lang}", lang_or_default(lang)))
+        if url
+        else t("rules_attached", lang)
+    )
+    return {
+        "edition": edition(ruleset, lang),
+        "ticks": tn("rules_ticks", ruleset.ticks_per_round, lang),
+        "rounds": tn("rules_rounds", ruleset.max_rounds, lang),
+        "players": tn("rules_players", ruleset.players_per_team, lang),
+        "deadlines": format_clock(parse_schedule(deadlines), lang),
+        "timezone": timezone,
+        "spells": spells,
+        "where": where,
+    }
+
+
+def _spell(ru: str, en: str, lang: str) -> str:
+    return ru if lang_or_default(lang) == "ru" else en
+
+
+def rulebook_files(ruleset: Ruleset, lang: str) -> Sequence[tuple[str, str, bytes]]:
+    """The players' rule book and the picture of the field, as attachments."""
+    from bot.render.diagram import png_bytes, render_field
+
+    lang = lang_or_default(lang)
+    book = resources.files("bot").joinpath("rulebook", f"rules-{lang}.md").read_bytes()
+    field = png_bytes(render_field(ruleset, lang=lang))
+    return [
+        (t("rules_file_book", lang), "text/markdown; charset=utf-8", book),
+        (t("rules_file_field", lang), "image/png", field),
+    ]

@@ -1,0 +1,63 @@
+"""/rules: the edition of the game, the rules in short and where to read them
+— a configured link, or the players' rule book itself with the field's
+picture; never a path of the repository."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from PIL import Image
+from support.service_table import GM, make_table, set_up_game
+
+from bot.service import DeliveryResult, OutboxItem, OutboxWorker
+from engine.ruleset import load_ruleset
+from storage.db import Database
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+class Inbox:
+    name = "telegram"
+
+    def __init__(self) -> None:
+        self.items: list[OutboxItem] = []
+
+    async def deliver(self, item: OutboxItem) -> DeliveryResult:
+        self.items.append(item)
+        return DeliveryResult(ok=True)
+
+
+async def test_rules_name_the_edition_and_send_the_rule_book(sqlite_db: Database) -> None:
+    table = make_table(sqlite_db)
+    await set_up_game(table)
+    inbox = Inbox()
+    worker = OutboxWorker(table.service, {"telegram": inbox}, table.clock)
+    await worker.drain("telegram")
+    ru = await table.say(201, "/rules")
+    await table.say(301, "/lang en")
+    en = await table.say(301, "/rules")
+    await worker.drain("telegram")
+    assert ru.status == en.status == "ok"
+    version = load_ruleset("classic").version
+    assert f"Игра идёт по правилам: классические правила (classic, версия {version})." in ru.text
+    assert f"The game is played by the classic rules (classic, version {version})." in en.text
+    assert "Раунд — 3 такта, в матче до 30 раундов, в команде 7 игроков." in ru.text
+    assert "гуллис-дуллис → цап-царапс" in ru.text and "gullis-dullis → tsap-tsaraps" in en.text
+    for reply in (ru, en):
+        assert "docs/" not in reply.text and "shared" not in reply.text
+    by_id = {i.id: i for i in inbox.items}
+    for reply, lang in ((ru, "ru"), (en, "en")):
+        book, field = by_id[reply.outbox_ids[0]].attachments
+        assert book.content_type.startswith("text/markdown") and book.filename.endswith(".md")
+        assert book.data == (DOCS / f"rules-{lang}.md").read_bytes()
+        assert field.content_type == "image/png"
+        assert Image.open(io.BytesIO(field.data)).size[0] > 1000
+
+
+async def test_a_configured_address_is_given_instead(sqlite_db: Database) -> None:
+    table = make_table(sqlite_db, rules_url="https://example.org/dragonball/rules-{lang}.md")
+    await set_up_game(table)
+    reply = await table.say(GM, "/rules")
+    assert "Правила целиком: https://example.org/dragonball/rules-ru.md" in reply.text
+    assert table.outbox(id=reply.outbox_ids[0])[0].pictures is None
