@@ -37,8 +37,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from parse_bench import TYPICAL, bench_state
 
-from bot.orderlang import MAX_MESSAGE_BYTES, parse_message
+from bot.orderlang import MAX_MESSAGE_BYTES, driver, parse_message, tokens
 from bot.orderlang.lexicon import KEYWORD_TYPES
+from bot.orderlang.syntax import parser
 
 LIMIT_MS = 50.0
 KEYWORDS = sorted(KEYWORD_TYPES)
@@ -205,6 +206,8 @@ def cold() -> None:
     been running would have: only the message under test is new to it."""
     for c in _caches():
         c.cache_clear()
+    tokens._CLASSIFIED.clear()  # the lexer's word table and the parser's plans
+    driver._table(parser()).plans.clear()
     state, ruleset = bench_state()
     for side in ("left", None):
         parse_message(TYPICAL, state=state, ruleset=ruleset, side=side)  # type: ignore[arg-type]

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Iterator, Sequence
+from functools import lru_cache
 from typing import Any
 
 from engine.geometry import Side
 from engine.orders import Action, Catch, Pass, Steal
-from engine.ruleset import Ruleset
+from engine.ruleset import Ruleset, SpellPair
 from engine.state import MatchState, PlayerState, other_side
 
 from .errors import ErrorKind
@@ -42,8 +43,13 @@ def _spell_key(text: str) -> str:
 
 def spell_table(ruleset: Ruleset) -> SpellTable:
     """Every spell and counter-spell of ``ruleset``, Russian and Latin, by key."""
+    return _spell_table(ruleset.spells)
+
+
+@lru_cache(maxsize=16)
+def _spell_table(spells: tuple[SpellPair, ...]) -> SpellTable:
     table: SpellTable = {}
-    for pair in ruleset.spells:
+    for pair in spells:
         for text in (pair.spell, pair.spell_ru):
             table[_spell_key(text)] = ("spell", pair.spell, pair.counter_ru)
         for text in (pair.counter, pair.counter_ru):

@@ -82,15 +82,17 @@ def _table(parser: Lark) -> _Table:
     )
 
 
-def run(parser: Lark, tokens: Sequence[_Token]) -> Any:
-    """What ``parser.parse(tokens)`` returns, or a :class:`Failure` where it raises.
+def run(parser: Lark, tokens: Sequence[_Token], kinds: tuple[str, ...] | None = None) -> Any:
+    """What ``parser.parse(tokens)`` returns, or a :class:`Failure` where it raises
+    (``kinds``: the tokens' types, if the caller has them already).
 
     The table's moves depend only on the tokens' types, so the moves for a
     string of types are kept (a plan): the next line of the same shape
     ("Name: cell height, action") only replays the reductions on its tokens.
     """
     t = _table(parser)
-    kinds = tuple(w.type for w in tokens)
+    if kinds is None:
+        kinds = tuple([w.type for w in tokens])
     plan = t.plans.get(kinds)
     if plan is None:
         plan = _plan(t, kinds)
@@ -100,21 +102,22 @@ def run(parser: Lark, tokens: Sequence[_Token]) -> Any:
     if isinstance(plan, Failure):
         return plan
     stack: list[Any] = []
+    push = stack.append
     i = 0
     for move in plan:
         if move is None:  # a shift
-            stack.append(tokens[i])
+            push(tokens[i])
             i += 1
-        elif isinstance(move, tuple):
+        elif type(move) is tuple:
             size, callback = move
             if size:
                 values = stack[-size:]
                 del stack[-size:]
             else:
                 values = []
-            stack.append(callback(values))
+            push(callback(values))
         else:  # a shift through a terminal's callback
-            stack.append(move(tokens[i]))
+            push(move(tokens[i]))
             i += 1
     return stack[-1]
 

@@ -19,7 +19,7 @@ from engine.state import PlayerState
 
 from .lexicon import norm_word, skeleton
 
-__all__ = ["NameMatch", "Roster", "display_name", "find_player", "player_keys"]
+__all__ = ["NameMatch", "Roster", "display_name", "find_player", "player_keys", "roster_of"]
 
 _ENDINGS = ("ому", "ым", "ом", "ой", "им", "ем", "ого", "а", "у", "е", "ы")
 _ENDING_KEYS = tuple(dict.fromkeys(skeleton(e) for e in _ENDINGS))
@@ -62,10 +62,20 @@ class Roster:
         for p in _unique(pool):
             for k in player_keys(p):
                 self.by_key.setdefault(k, []).append(p)
+        self._found: dict[tuple[tuple[str, ...], bool], NameMatch] = {}
 
     def find(self, words: Sequence[str], *, suggest: bool = True) -> NameMatch:
         """Who ``words`` (normalised) name: exact, inflected, prefix, or near
         misses (looked for only if ``suggest``: the costly part)."""
+        key = (tuple(words), suggest)
+        found = self._found.get(key)
+        if found is None:
+            if len(self._found) >= 1024:
+                self._found.clear()
+            found = self._found[key] = self._find(words, suggest)
+        return found
+
+    def _find(self, words: Sequence[str], suggest: bool) -> NameMatch:
         key = skeleton("".join(words))
         if not key:
             return NameMatch()
@@ -98,14 +108,34 @@ class Roster:
         return NameMatch(suggestions=_unique([p for k in close for p in self.by_key[k]]))
 
 
+_ROSTERS: dict[tuple[tuple[str, int, str], ...], Roster] = {}
+
+
+def roster_of(pool: tuple[PlayerState, ...]) -> Roster:
+    """The :class:`Roster` of ``pool``, shared by every message read against
+    the same names and numbers: it answers *who* is meant — take his state
+    (cell, balls) from the position at hand, not from the roster."""
+    key = tuple([(p.side, p.number, p.name) for p in pool])
+    roster = _ROSTERS.get(key)
+    if roster is None:
+        if len(_ROSTERS) >= 256:
+            _ROSTERS.clear()
+        roster = _ROSTERS[key] = Roster(pool)
+    return roster
+
+
 def find_player(words: Sequence[str], pool: Sequence[PlayerState]) -> NameMatch:
     """Who ``words`` (normalised) name among ``pool`` (see :class:`Roster`)."""
     return Roster(pool).find(words)
 
 
+def _same(a: PlayerState | None, b: PlayerState) -> bool:
+    return a is not None and (a.side, a.number) == (b.side, b.number)
+
+
 def display_name(player: PlayerState, pool: Sequence[PlayerState]) -> str:
     """How to write a player so that he alone is meant: his name, or his number."""
     words = [norm_word(w) for w in player.name.split()]
-    if words and find_player(words, pool).player == player:
+    if words and _same(roster_of(tuple(pool)).find(words, suggest=False).player, player):
         return player.name
     return str(player.number)

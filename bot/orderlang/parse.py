@@ -145,11 +145,16 @@ def _parse(
         penalties=tuple(resolver.penalties.values()),
     )
     clears = tuple(resolver.clears)
+    read = orders
     if check_legality:
         base = apply_clears(on_file or RoundOrders(), clears)
         orders, illegal = _legality(state, ruleset, side, base, orders, resolver, lang)
         errors = sorted(errors + illegal, key=lambda e: e.line)
-    line_of = {o: n for o, n in resolver.line_of.items() if _contains(orders, o)}
+    line_of = (
+        dict(resolver.line_of)
+        if orders is read  # nothing refused: every order read is kept
+        else {o: n for o, n in resolver.line_of.items() if _contains(orders, o)}
+    )
     clear_lines = tuple(sorted(resolver.clear_lines))
     return ParseResult(orders, clears, tuple(errors), resolver.round, line_of, clear_lines)
 

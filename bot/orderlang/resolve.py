@@ -29,7 +29,7 @@ from .actions import Skip, Span, spell_table
 from .errors import ErrorKind, OrderError
 from .lexicon import norm_word, skeleton
 from .messages import message, quote
-from .names import Roster, display_name
+from .names import Roster, display_name, roster_of
 from .nodes import (
     ClearLine,
     DragonLine,
@@ -315,8 +315,8 @@ class Resolver(PlayerReader):
     def _roster(self, sides: tuple[Side, ...]) -> Roster:
         roster = self._rosters.get(sides)
         if roster is None:
-            pool = [p for p in self.state.players if p.side in sides]
-            roster = self._rosters[sides] = Roster(pool)
+            pool = tuple(p for p in self.state.players if p.side in sides)
+            roster = self._rosters[sides] = roster_of(pool)
         return roster
 
     def _by_name(
@@ -326,7 +326,10 @@ class Resolver(PlayerReader):
         suggest = self.suggest
         m = self._roster(sides).find(ref.words, suggest=suggest)
         if m.player is not None:
-            return m.player
+            # the roster is shared by positions with the same names: this one's player
+            found = self.state.find_player(m.player.side, m.player.number)
+            assert found is not None
+            return found
         span = (ref.start, ref.end)
         got = self._got(span)
         pool = [p for p in self.state.players if p.side in sides]

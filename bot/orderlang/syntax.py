@@ -85,9 +85,10 @@ def _words(items: Sequence[Any]) -> list[Word]:
 
 def _ref(items: Sequence[Any]) -> Ref:
     ws = _words(items)
-    if len(ws) == 1 and ws[0].kind == "INT":
-        return Ref((), int(ws[0].value), ws[0].start, ws[0].end)
-    return Ref(tuple(w.value for w in ws), None, ws[0].start, ws[-1].end)
+    first = ws[0]
+    if len(ws) == 1 and first.type == "INT":
+        return Ref((), int(first.value), first.start, first.end)
+    return Ref(tuple([w.value for w in ws]), None, first.start, ws[-1].end)
 
 
 def _ticks(items: Sequence[Any]) -> tuple[Ticks, ...]:
@@ -95,8 +96,8 @@ def _ticks(items: Sequence[Any]) -> tuple[Ticks, ...]:
 
 
 def _number(items: Sequence[Any]) -> Word:
-    for w in _words(items):
-        if w.kind == "INT":
+    for w in items:
+        if isinstance(w, Word) and w.type == "INT":
             return w
     raise AssertionError("the grammar puts a number here")
 
@@ -136,20 +137,29 @@ class _ToNodes(Transformer[Token, Any]):
         ws = _words(items)
         return TeamHeader(tuple(ws[1:]), ws[1].start, ws[-1].end)
 
+    # The methods below run for nearly every line: one pass over their items.
     def subject(self, items: list[Any]) -> Ref:
-        return _ref(items)
+        first = items[0]
+        if len(items) == 1 and first.type == "INT":
+            return Ref((), int(first.value), first.start, first.end)
+        return Ref(tuple([w.value for w in items]), None, first.start, items[-1].end)
 
     def height(self, items: list[Any]) -> _Height:
-        ws = _words(items)
-        n = ws[0] if ws[0].kind == "HEIGHT" else _number(items)
-        return _Height(int(n.value), ws[0].start, n.end)
+        first = items[0]  # every item is a token: a height mark and its number
+        n = first if first.type == "HEIGHT" else items[-1]
+        return _Height(int(n.value), first.start, n.end)
 
     def flight(self, items: list[Any]) -> Flight:
-        ws = _words(items)
-        cell = _number(items)
-        h = next((i for i in items if isinstance(i, _Height)), None)
+        cell: Word | None = None
+        h: _Height | None = None
+        for i in items:
+            if isinstance(i, _Height):
+                h = i
+            elif cell is None and i.type == "INT":
+                cell = i
+        assert cell is not None, "the grammar puts a number here"
         end = h.end if h else cell.end
-        return Flight(int(cell.value), h.value if h else None, ws[0].start, end)
+        return Flight(int(cell.value), h.value if h else None, items[0].start, end)
 
     def theight(self, items: list[Any]) -> _Height:
         return self.height(items)
@@ -181,17 +191,36 @@ class _ToNodes(Transformer[Token, Any]):
         return StealAct(_ref(items[1:]), ws[0].start, ws[-1].end)
 
     def pbody(self, items: list[Any]) -> tuple[Flight | Word | None, Action | None, bool]:
-        flight = next((i for i in items if isinstance(i, Flight)), None)
-        stay = next((i for i in items if isinstance(i, Word) and i.kind == "STAY"), None)
-        action = next((i for i in items if isinstance(i, PassAct | CatchAct | StealAct)), None)
-        clear = any(isinstance(i, Word) and i.kind == "CLEAR" for i in items)
-        return flight or stay, action, clear
+        where: Flight | Word | None = None
+        action: Action | None = None
+        clear = False
+        for i in items:
+            if isinstance(i, Flight):
+                where = i
+            elif isinstance(i, Word):
+                if i.type == "STAY" and where is None:
+                    where = i
+                elif i.type == "CLEAR":
+                    clear = True
+            elif action is None:  # a pass, a catch or a steal
+                action = i
+        return where, action, clear
 
     def player_line(self, items: list[Any]) -> PlayerLine:
-        subject = next(i for i in items if isinstance(i, Ref))
+        ticks: list[Ticks] = []
+        subject: Ref | None = None
+        for i in items:
+            if isinstance(i, Ref):
+                subject = i
+            elif isinstance(i, Ticks):
+                ticks.append(i)
+        assert subject is not None
         flight, action, clear = items[-1]
-        ends = [subject.end] + [x.end for x in (flight, action) if x is not None]
-        return PlayerLine(_ticks(items), subject, flight, action, clear, max(ends))
+        end = subject.end
+        for x in (flight, action):
+            if x is not None and x.end > end:
+                end = x.end
+        return PlayerLine(tuple(ticks), subject, flight, action, clear, end)
 
     def dbody(self, items: list[Any]) -> list[Word]:
         return _words(items)
@@ -199,7 +228,7 @@ class _ToNodes(Transformer[Token, Any]):
     def dragon_line(self, items: list[Any]) -> DragonLine:
         body: list[Word] = items[-1]
         head = _words(items)[0] if _words(items) else body[0]
-        clear = body[0].kind == "CLEAR"
+        clear = body[0].type == "CLEAR"
         start = min(head.start, body[0].start)
         return DragonLine(_ticks(items), () if clear else tuple(body), clear, start, body[-1].end)
 
@@ -292,7 +321,8 @@ def _read(text: str) -> _Read:
         end = len(order_text.rstrip())
         issue = SyntaxIssue("line_too_long", extra.start, end, (("limit", MAX_LINE_TOKENS),))
         return None, desc or "", issue, False
-    bad = next((t for t in tokens if t.kind == "BADNUM"), None)
+    kinds = tuple([t.type for t in tokens])
+    bad = tokens[kinds.index("BADNUM")] if "BADNUM" in kinds else None
     if bad is not None:
         issue = SyntaxIssue(
             "syntax_number", bad.start, bad.end, (("got", text[bad.start : bad.end]),)
@@ -302,7 +332,7 @@ def _read(text: str) -> _Read:
     if header is not None:
         return header, desc or "", None, False
     # The inline transformer builds our node while the table is driven.
-    node = run(parser(), tokens)
+    node = run(parser(), tokens, kinds)
     if isinstance(node, Failure):
         return None, desc or "", _issue(node, tokens, text, order_text), False
     return node, desc or "", None, False
@@ -311,12 +341,12 @@ def _read(text: str) -> _Read:
 def _header(tokens: list[Word]) -> Node | None:
     """``Такт 2`` or ``Раунд 5`` read directly: a third of a typical message's
     lines, and the parser would give the same node (a test checks it)."""
-    if len(tokens) != 2 or tokens[1].kind != "INT":
+    if len(tokens) != 2 or tokens[1].type != "INT":
         return None
     head, n = tokens
-    if head.kind == "TICK":
+    if head.type == "TICK":
         return TickHeader((Ticks(int(n.value), int(n.value), head.start, n.end),))
-    if head.kind == "ROUND":
+    if head.type == "ROUND":
         return RoundHeader(int(n.value), (), head.start, n.end)
     return None
 

@@ -10,7 +10,6 @@ player's next message repeats most of them again.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Final, NamedTuple
 
 from .lexicon import NUMBER_WORDS, keyword_type, norm_word
@@ -51,7 +50,19 @@ _TOKEN: Final = re.compile(
 _Parts = tuple[tuple[str, str, int], ...]
 
 
-@lru_cache(maxsize=8192)
+_CLASSIFIED: dict[str, _Parts] = {}  # a plain dict: looked up for every word read
+_MAX_CLASSIFIED: Final = 8192
+
+
+def _classified(raw: str) -> _Parts:
+    parts = _CLASSIFIED.get(raw)
+    if parts is None:
+        if len(_CLASSIFIED) >= _MAX_CLASSIFIED:
+            _CLASSIFIED.clear()
+        parts = _CLASSIFIED[raw] = _classify(raw)
+    return parts
+
+
 def _classify(raw: str) -> _Parts:
     """The tokens one matched word gives: usually one, none for a filler,
     several for keywords glued by hyphens ("вперёд-вверх")."""
@@ -84,7 +95,7 @@ def tokenize(text: str, limit: int | None = None) -> list[Word]:
         kind = m.lastgroup
         start, end = m.span()
         if kind == "WORD":
-            parts = _classify(m.group())
+            parts = _classified(m.group())
             if len(parts) == 1:
                 part_kind, word, _ = parts[0]
                 before = out[-1].type if out else None
