@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import glob
 import os
 import re
 from pathlib import Path
@@ -66,3 +67,28 @@ def test_lock_file_pins_every_dependency_inside_its_range_with_hashes() -> None:
     assert pins == len(locked)
     hashed = re.findall(r"^\S+==[^\\\n]+\\\n\s+--hash=sha256:", text, re.MULTILINE)
     assert len(hashed) == pins, "every pin carries its hashes (uv pip compile --generate-hashes)"
+
+
+def test_every_data_file_of_the_packages_is_installed() -> None:
+    # An installed (non-editable) copy holds only what [tool.setuptools.package-data]
+    # names: a grammar or catalog left out works from the checkout and fails on a server.
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    package_data: dict[str, list[str]] = config["tool"]["setuptools"]["package-data"]
+    for package in ("engine", "storage", "bot"):
+        base = ROOT / package
+        shipped = {
+            Path(name)
+            for pattern in package_data.get(package, [])
+            for name in glob.glob(str(base / pattern), recursive=True)  # as setuptools reads it
+        }
+        data = {
+            path
+            for path in base.rglob("*")
+            if path.is_file()
+            and path.suffix not in {".py", ".pyc", ".pot"}
+            and "__pycache__" not in path.parts
+        }
+        missing = sorted(str(path.relative_to(ROOT)) for path in data - shipped)
+        assert not missing, f"not in [tool.setuptools.package-data] {package}: {missing}"
