@@ -13,12 +13,14 @@ crash of the process, not a power loss or an OS crash (docs/service.md).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.orm import sessionmaker
 from sqlmodel import Session
 
@@ -58,6 +60,33 @@ def _sqlite_engine(url: str, *, immediate: bool = True, **kw: Any) -> Engine:
     return engine
 
 
+# A pooled connection idle longer than this is tested before use (the server
+# may have restarted or dropped it).  Testing every one (``pool_pre_ping``) cost
+# a round trip per transaction — three per message; one used a moment ago is
+# alive, and if it is not, the transaction fails as any other database error
+# does (an inbound message not stored is fetched again; one not worked on is
+# worked on by ``GameService.recover``) and the pool starts afresh.
+IDLE_PING_SECONDS = 10.0
+
+
+def _ping_when_idle(engine: Engine) -> None:
+    @event.listens_for(engine, "checkin")
+    def _checkin(_dbapi_connection: Any, record: Any) -> None:
+        record.info["idle_since"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _checkout(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.get("idle_since")
+        if since is None or time.monotonic() - since < IDLE_PING_SECONDS:
+            return  # new, or used a moment ago
+        try:
+            alive = engine.dialect.do_ping(dbapi_connection)
+        except Exception as exc:
+            raise DisconnectionError(str(exc)) from exc  # the pool connects anew
+        if not alive:
+            raise DisconnectionError("the connection did not answer")
+
+
 class Database:
     """An engine plus a session factory; ``transaction()`` is the unit of work."""
 
@@ -76,9 +105,8 @@ class Database:
             self._read_engine = _sqlite_engine(url, immediate=False, echo=echo)
         elif self.dialect == "postgresql":
             connect_args = {"options": f"-csearch_path={schema}"} if schema else {}
-            self.engine = create_engine(
-                url, connect_args=connect_args, pool_pre_ping=True, echo=echo
-            )
+            self.engine = create_engine(url, connect_args=connect_args, echo=echo)
+            _ping_when_idle(self.engine)
             self._read_engine = self.engine
         else:
             raise DatabaseError(f"unsupported database {self.dialect!r}: use sqlite or postgresql")

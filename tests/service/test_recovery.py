@@ -1,5 +1,6 @@
-"""Messages stored but never worked on are worked on later, once; order messages
-are read and checked outside the write transaction (no lock while parsing)."""
+"""Messages stored but never worked on are worked on later, once; long order
+messages are read and checked outside the write transaction (no lock while
+parsing), short ones under it (cheaper than a transaction more)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from support.service_table import Table, orders_text
 
 from bot.service import Inbound, inbound, ordering
+from bot.service import service as service_module
 from storage.models import InboundMessage, OrderRow
 
 
@@ -62,9 +64,14 @@ async def test_a_recovered_passphrase_command_asks_to_send_it_again(table: Table
     assert row.status == "refused" and "тайное" not in row.text
 
 
-async def test_orders_are_parsed_while_nobody_holds_the_write_lock(
-    table: Table, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def planned(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every order message read before the write transaction, however short."""
+    monkeypatch.setattr(service_module, "PLAN_MIN_CHARS", 0)
+
+
+def _watch_the_lock(table: Table, monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Whether the write lock was free at each parse of an order message."""
     path = table.db.engine.url.database
     assert path is not None
     free: list[bool] = []
@@ -83,13 +90,42 @@ async def test_orders_are_parsed_while_nobody_holds_the_write_lock(
         return real(*args, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(ordering, "parse_message", watched)
+    return free
+
+
+async def test_orders_are_parsed_while_nobody_holds_the_write_lock(
+    table: Table, monkeypatch: pytest.MonkeyPatch, planned: None
+) -> None:
+    free = _watch_the_lock(table, monkeypatch)
     reply = await table.say(201, orders_text(table.state(), "left"))
     assert reply.status == "ok", reply.text
     assert free == [True]  # parsed once, outside the write transaction
 
 
-async def test_a_plan_made_stale_by_newer_orders_is_read_again(
+async def test_a_short_message_is_parsed_once_under_the_lock(
     table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = orders_text(table.state(), "left")
+    assert len(text) < service_module.PLAN_MIN_CHARS
+    free = _watch_the_lock(table, monkeypatch)
+    reply = await table.say(201, text)
+    assert reply.status == "ok", reply.text
+    assert free == [False]  # parsed once, in the write transaction: no planning one
+
+
+async def test_a_long_message_is_parsed_outside_the_lock(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = orders_text(table.state(), "left")
+    text += "\n" + "-- комментарий капитана\n" * (service_module.PLAN_MIN_CHARS // 20)
+    free = _watch_the_lock(table, monkeypatch)
+    reply = await table.say(201, text)
+    assert reply.status == "ok", reply.text
+    assert free == [True]
+
+
+async def test_a_plan_made_stale_by_newer_orders_is_read_again(
+    table: Table, monkeypatch: pytest.MonkeyPatch, planned: None
 ) -> None:
     state = table.state()
     first = _message(table, 201, orders_text(state, "left", [1]), 4)
@@ -110,7 +146,9 @@ async def test_a_plan_made_stale_by_newer_orders_is_read_again(
     assert {r.number for r in rows if r.unit == "player" and r.side == "left"} >= {1, 2}
 
 
-async def test_a_fitting_plan_is_used_as_is(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_fitting_plan_is_used_as_is(
+    table: Table, monkeypatch: pytest.MonkeyPatch, planned: None
+) -> None:
     msg = _message(table, 201, orders_text(table.state(), "left"), 5)
     plan = table.service._plan(msg)
     assert isinstance(plan, ordering.OrderPlan)

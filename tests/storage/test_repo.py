@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -234,3 +235,87 @@ def test_the_same_game_row_is_not_read_twice(db: Database) -> None:
         assert locked is game  # the lock (PostgreSQL) refreshes the same object
         assert repo.get_game(s, game_id + 1000) is None
         assert repo.round_by_id(s, None) is None
+
+
+def test_a_membership_asked_again_in_a_transaction_is_not_read_again(db: Database) -> None:
+    """The memo of ``repo.membership``: one query per transaction, yet never stale
+    (a membership added, changed, deleted or rolled back is seen at once)."""
+    from sqlalchemy import event
+
+    from storage.models import Member, Membership
+
+    game_id = _game(db)
+    with db.transaction() as s:
+        member = Member(name="Иванов")
+        s.add(member)
+        s.flush()
+        assert member.id is not None
+        member_id = member.id
+    queries: list[str] = []
+
+    def count(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+        if "FROM memberships" in statement:
+            queries.append(statement)
+
+    event.listen(db.engine, "before_cursor_execute", count)
+    try:
+        with db.transaction() as s:
+            assert repo.membership(s, member_id, game_id) is None
+            assert repo.membership(s, member_id, game_id) is None
+            assert len(queries) == 1
+            ms = Membership(member_id=member_id, game_id=game_id, side="left", role="player")
+            s.add(ms)  # not flushed yet: the query flushes it and finds it
+            assert repo.membership(s, member_id, game_id) is ms
+            assert repo.membership(s, member_id, game_id) is ms
+            assert len(queries) == 2
+            ms.role = "captain"
+            found = repo.membership(s, member_id, game_id)
+            assert found is not None and found.role == "captain"
+            with pytest.raises(RuntimeError), s.begin_nested():
+                s.delete(ms)
+                assert repo.membership(s, member_id, game_id) is None
+                raise RuntimeError("a refusal undoes the savepoint")
+            assert repo.membership(s, member_id, game_id) is not None  # back again
+        with db.transaction() as s:  # a new transaction reads afresh
+            before = len(queries)
+            found = repo.membership(s, member_id, game_id)
+            assert found is not None and found.role == "captain"
+            assert len(queries) == before + 1
+    finally:
+        event.remove(db.engine, "before_cursor_execute", count)
+
+
+def test_a_connection_dropped_while_idle_is_replaced_before_use(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PostgreSQL (SQLite has no server to drop a connection): a pooled
+    connection idle for a while is tested before use, so a server that dropped
+    it (restart, idle timeout) costs nobody a failed transaction; one used a
+    moment ago is not tested (no round trip more)."""
+    from sqlalchemy import create_engine, event, text
+
+    from storage import db as db_module
+    from storage.testing import POSTGRES_URL, temporary_database
+
+    statements: list[str] = []
+
+    def count(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+        statements.append(statement)
+
+    with temporary_database("postgresql", tmp_path) as db:
+        with db.transaction() as s:
+            backend = s.execute(text("SELECT pg_backend_pid()")).scalar()
+        event.listen(db.engine, "before_cursor_execute", count)
+        with db.transaction() as s:  # used a moment ago: not tested
+            assert s.execute(text("SELECT pg_backend_pid()")).scalar() == backend
+        assert len(statements) == 1
+        admin = create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
+        try:
+            with admin.connect() as conn:
+                conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": backend})
+        finally:
+            admin.dispose()
+        monkeypatch.setattr(db_module, "IDLE_PING_SECONDS", 0.0)  # as if idle for long
+        with db.transaction() as s:
+            assert s.execute(text("SELECT pg_backend_pid()")).scalar() != backend
+        event.remove(db.engine, "before_cursor_execute", count)
