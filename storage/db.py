@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.orm import sessionmaker
@@ -27,6 +27,7 @@ from sqlmodel import Session
 __all__ = ["Database", "DatabaseError"]
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
+_ASYNC_COMMIT = text("SET LOCAL synchronous_commit TO OFF")
 
 
 class DatabaseError(RuntimeError):
@@ -139,6 +140,16 @@ class Database:
         (storing an inbound message): committed on success, rolled back on error."""
         with self.engine.begin() as conn:
             yield conn
+
+    def relax_commit(self, session: Session) -> None:
+        """Let this transaction's commit return before its WAL record is on disk
+        (PostgreSQL ``synchronous_commit=off`` for it alone): a crash of the
+        database server — never one of the judge — may lose it, the database
+        stays consistent.  Only for work that can be done again from what a
+        durable commit kept (docs/service.md, "Durability").  SQLite: nothing
+        (``synchronous=NORMAL`` already)."""
+        if self.dialect == "postgresql":
+            session.execute(_ASYNC_COMMIT)
 
     def dispose(self) -> None:
         self.engine.dispose()

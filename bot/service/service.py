@@ -200,6 +200,10 @@ class GameService:
                     s, stored, status=outcome.status, game_id=outcome.game_id,
                     member_id=actor.member.id if actor.member else None,
                 )  # fmt: skip
+                if commands.parse_command(msg.text) is None:
+                    # Orders: if a crash of the database server loses this commit, the
+                    # stored message is worked on again (docs/service.md, "Durability").
+                    self.db.relax_commit(s)
             self.positions.add(tx.read_positions)
         except Exception as exc:  # a bug must not lose the message or silence the sender
             log.exception("processing an inbound message failed", external_id=msg.external_id)

@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
-from support.service_table import Table, orders_text
+from sqlalchemy import event
+from support.service_table import Table, make_table, orders_text, set_up_game
 
 from bot.service import Inbound, inbound, ordering
 from bot.service import service as service_module
 from storage.models import InboundMessage, OrderRow
+from storage.testing import temporary_database
 
 
 def _message(table: Table, user: int, text: str, n: int) -> Inbound:
@@ -161,3 +164,32 @@ async def test_a_fitting_plan_is_used_as_is(
     assert (await table.service.receive(replace(msg))).status == "ok"
     assert parses == []
     assert table.outbox(kind="ack")
+
+
+async def test_on_postgresql_only_the_work_on_orders_skips_the_wait_for_the_disk(
+    tmp_path: Path,
+) -> None:
+    """The stored message is committed durably; the work on an order message is
+    not waited for on disk (it is done again from the stored message if the
+    database server crashes and loses it); a command's always is."""
+    with temporary_database("postgresql", tmp_path) as db:
+        table = make_table(db)
+        await set_up_game(table)
+        relaxed: list[bool] = []
+
+        def watch(conn: object, _cursor: object, statement: str, *_: object) -> None:
+            if statement.startswith("INSERT INTO inbound"):
+                relaxed.append(False)
+            elif "synchronous_commit" in statement:
+                relaxed[-1] = True
+
+        event.listen(db.engine, "before_cursor_execute", watch)
+        try:
+            assert (await table.say(201, orders_text(table.state(), "left"))).status == "ok"
+            assert (await table.say(201, "/status")).status == "ok"
+        finally:
+            event.remove(db.engine, "before_cursor_execute", watch)
+        assert relaxed == [True, False]
+        # what a lost commit leaves behind is what the first test recovers from
+        [row] = table.rows(InboundMessage, InboundMessage.text == "/status")
+        assert row.status == "ok"
