@@ -105,7 +105,7 @@ def new_match(
     events: list[Event] = []
     balls = []
     heights = ruleset.heights
-    directions = tuple(Direction)
+    directions = ruleset.field.directions
     for name in ruleset.ball_order:
         roll_d, direction = dice.pick(directions)
         roll_h, height = dice.pick(heights)
