@@ -412,9 +412,7 @@ def parse_ruleset(data: dict[str, Any], version: int | None = None) -> Ruleset:
 
     def starts(key: str) -> DragonStart:
         t = dragon_t.table(key)
-        return DragonStart(
-            head=t.int_("head", 1, field.cell_count), facing=t.direction("facing")
-        )
+        return DragonStart(head=t.int_("head", 1, field.cell_count), facing=t.direction("facing"))
 
     ruleset = Ruleset(
         name=root.str_("name"),

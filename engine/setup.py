@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from .dice import Dice
 from .events import Event, Kind
-from .geometry import SIDES, Direction, Side
+from .geometry import SIDES, Side
 from .ruleset import Ruleset
 from .state import BallState, DragonState, MatchState, PlayerState, TeamState
 
