@@ -438,7 +438,12 @@ def penalty(tx: Tx, actor: Actor, game_id: int | None, side: str, tick: int = 1)
         raise ServiceError("penalty_no_warning", team=team.name, round=rnd.number - 1)
     store_order(tx, game, order, state=state, ruleset=ruleset, author=actor.identity)
     record(tx, actor, game, "penalty", side=side, tick=tick, round=rnd.number)
-    params: dict[str, Any] = {"team": team.name, "round": rnd.number, "tick": tick, "game": game_code(game)}
+    params: dict[str, Any] = {
+        "team": team.name,
+        "round": rnd.number,
+        "tick": tick,
+        "game": game_code(game),
+    }
     told = tell(tx, actor, game, "penalty_ordered", **params)
     return Outcome("penalty_ordered", params, game_id=game.id, told=told)
 
