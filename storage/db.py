@@ -16,15 +16,16 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import DisconnectionError
+from sqlalchemy.exc import ArgumentError, DisconnectionError
 from sqlalchemy.orm import sessionmaker
 from sqlmodel import Session
 
-__all__ = ["Database", "DatabaseError"]
+__all__ = ["Database", "DatabaseError", "sqlite_file"]
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 _ASYNC_COMMIT = text("SET LOCAL synchronous_commit TO OFF")
@@ -86,6 +87,17 @@ def _ping_when_idle(engine: Engine) -> None:
             raise DisconnectionError(str(exc)) from exc  # the pool connects anew
         if not alive:
             raise DisconnectionError("the connection did not answer")
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file of an SQLite URL (None: another database, or one in memory)."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return None
+    if not parsed.drivername.startswith("sqlite") or parsed.database in (None, "", ":memory:"):
+        return None
+    return Path(parsed.database)
 
 
 class Database:
