@@ -153,6 +153,19 @@ class Database:
         with self.engine.begin() as conn:
             yield conn
 
+    @contextmanager
+    def one_statement(self) -> Iterator[Connection]:
+        """A bare connection for a single statement, which is its own transaction
+        (storing an inbound message).  PostgreSQL runs it in autocommit: no
+        ``BEGIN`` and ``COMMIT`` round trips around it, and committed — waiting
+        for the disk — when it returns.  SQLite: :meth:`connection`."""
+        if self.dialect != "postgresql":
+            with self.connection() as conn:
+                yield conn
+            return
+        with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+            yield conn
+
     def relax_commit(self, session: Session) -> None:
         """Let this transaction's commit return before its WAL record is on disk
         (PostgreSQL ``synchronous_commit=off`` for it alone): a crash of the

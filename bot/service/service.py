@@ -182,8 +182,9 @@ class GameService:
         committed before it is read, then worked on and answered in a second one.
         Returns the reply, the answers claimed for the couriers, and whether the
         listeners must hear of it (something else queued, or a command ran)."""
-        # Not the ORM: one INSERT … ON CONFLICT DO NOTHING is the whole first step.
-        with self.db.connection() as conn:
+        # Not the ORM: one INSERT … ON CONFLICT DO NOTHING is the whole first step
+        # (on PostgreSQL not even a BEGIN and COMMIT around it).
+        with self.db.one_statement() as conn:
             stored = inbound.store(conn, msg, self.clock.now())
         if on_stored is not None:
             on_stored()

@@ -319,3 +319,33 @@ def test_a_connection_dropped_while_idle_is_replaced_before_use(
         with db.transaction() as s:
             assert s.execute(text("SELECT pg_backend_pid()")).scalar() != backend
         event.remove(db.engine, "before_cursor_execute", count)
+
+
+def test_an_inbound_message_is_stored_in_one_statement_committed_at_once(db: Database) -> None:
+    """``Database.one_statement``: the insert is committed when it returns (on
+    PostgreSQL in autocommit, no BEGIN/COMMIT round trips); a redelivery is
+    recognised there."""
+    values = {
+        "channel": "telegram", "external_id": "5:1", "sender": "5", "chat": "5",
+        "subject": None, "text": "1: 36 в2", "raw": b"{}", "received_at": T0,
+        "edit_of": None, "authenticated": False, "meta": None, "game_hint": None,
+        "reply_ref": "1", "stored_at": T0,
+    }  # fmt: skip
+    with db.one_statement() as conn:
+        first = repo.insert_inbound(conn, values)
+        if not db.is_sqlite:  # committed already, while the connection is still open
+            assert conn.connection.dbapi_connection.autocommit  # type: ignore[union-attr]
+            with db.reading() as s:
+                found = repo.inbound_by_external(s, "telegram", "5:1")
+                assert found is not None and found.id == first
+    with db.reading() as s:
+        found = repo.inbound_by_external(s, "telegram", "5:1")
+        assert found is not None and found.id == first
+    with db.one_statement() as conn:
+        assert repo.insert_inbound(conn, values) is None  # delivered twice: stored once
+    with db.transaction() as s:  # the pooled connection is back in transactions
+        s.add(InboundMessage(channel="email", external_id="x", sender="a", text="", raw=b"",
+                             received_at=T0))  # fmt: skip
+        s.flush()
+        if not db.is_sqlite:
+            assert not s.connection().connection.dbapi_connection.autocommit  # type: ignore[union-attr]
