@@ -13,6 +13,7 @@ crash of the process, not a power loss or an OS crash (docs/service.md).
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -123,6 +124,14 @@ class Database:
             self._read_engine = self.engine
         else:
             raise DatabaseError(f"unsupported database {self.dialect!r}: use sqlite or postgresql")
+        # SQLite: one writer at a time.  A thread that finds the write lock taken
+        # sleeps in SQLite's busy handler — 1, 2, 5, 10 … up to 100 ms between
+        # tries — and may sleep on long after the lock is free: under a burst
+        # of messages that, not the work, made the slowest answers.  The
+        # threads of this process queue here instead and start the moment the
+        # writer before them ends (another process — a second ``serve`` is
+        # refused, a CLI command is not — still meets the busy handler).
+        self._writer = threading.RLock() if self.dialect == "sqlite" else None
         self._sessions = sessionmaker(self.engine, class_=Session, expire_on_commit=False)
         self._readers = sessionmaker(self._read_engine, class_=Session, expire_on_commit=False)
 
@@ -131,9 +140,22 @@ class Database:
         return self.dialect == "sqlite"
 
     @contextmanager
+    def _writing(self) -> Iterator[None]:
+        if self._writer is None:
+            yield
+            return
+        # Never longer than SQLite itself would wait: then SQLite decides, as before.
+        held = self._writer.acquire(timeout=SQLITE_BUSY_TIMEOUT_MS / 1000)
+        try:
+            yield
+        finally:
+            if held:
+                self._writer.release()
+
+    @contextmanager
     def transaction(self) -> Iterator[Session]:
         """A session in one transaction: committed on success, rolled back on error."""
-        with self._sessions() as session, session.begin():
+        with self._writing(), self._sessions() as session, session.begin():
             yield session
 
     @contextmanager
@@ -150,7 +172,7 @@ class Database:
     def connection(self) -> Iterator[Connection]:
         """A bare connection in one transaction, for hot paths that need no ORM
         (storing an inbound message): committed on success, rolled back on error."""
-        with self.engine.begin() as conn:
+        with self._writing(), self.engine.begin() as conn:
             yield conn
 
     @contextmanager

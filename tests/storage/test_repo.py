@@ -349,3 +349,39 @@ def test_an_inbound_message_is_stored_in_one_statement_committed_at_once(db: Dat
         s.flush()
         if not db.is_sqlite:
             assert not s.connection().connection.dbapi_connection.autocommit  # type: ignore[union-attr]
+
+
+def test_sqlite_writers_of_one_process_queue_for_the_write_lock(tmp_path: Path) -> None:
+    """A second writer waits for the first in the process (and starts when it
+    ends) instead of sleeping in SQLite's busy handler: its BEGIN is sent only
+    after the first one's COMMIT."""
+    import threading
+
+    from sqlalchemy import event, text
+
+    from storage.testing import temporary_database
+
+    with temporary_database("sqlite", tmp_path) as db:
+        log: list[tuple[str, str]] = []
+
+        def watch(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+            log.append((threading.current_thread().name, statement.split()[0]))
+
+        event.listen(db.engine, "before_cursor_execute", watch)
+        event.listen(
+            db.engine, "commit", lambda _c: log.append((threading.current_thread().name, "COMMIT"))
+        )
+
+        def second() -> None:
+            with db.transaction() as s:
+                s.execute(text("SELECT 1"))
+
+        with db.transaction() as s:
+            s.execute(text("SELECT 1"))
+            other = threading.Thread(target=second, name="second")
+            other.start()
+            other.join(timeout=0.2)  # it cannot begin while this one holds the lock
+            assert other.is_alive() and not [e for e in log if e[0] == "second"]
+        other.join()
+        mine = threading.current_thread().name
+        assert log.index((mine, "COMMIT")) < log.index(("second", "BEGIN"))
