@@ -19,7 +19,9 @@ DragonMove = Literal["forward", "left", "right", "stay"]
 FireKind = Literal["short", "volley", "jet", "wall"]
 StrikeKind = Literal["tail", "wings"]
 DRAGON_MOVES: tuple[DragonMove, ...] = ("forward", "left", "right", "stay")
-FIRE_KINDS: tuple[FireKind, ...] = ("short", "volley", "jet", "wall")
+FIRE_KINDS: tuple[FireKind, ...] = ("short", "volley")  # the classic flames
+SQUARE_FIRE_KINDS: tuple[FireKind, ...] = ("jet", "wall")  # the second edition's
+ALL_FIRE_KINDS: tuple[FireKind, ...] = FIRE_KINDS + SQUARE_FIRE_KINDS
 STRIKE_KINDS: tuple[StrikeKind, ...] = ("tail", "wings")
 
 
@@ -201,7 +203,7 @@ class RoundOrders:
                         height_step=int(o.get("height_step", 0)),
                         fire=None
                         if o.get("fire") is None
-                        else _choice(o["fire"], FIRE_KINDS, "fire"),
+                        else _choice(o["fire"], ALL_FIRE_KINDS, "fire"),
                         fire_direction=None
                         if o.get("fire_direction") is None
                         else Direction[_choice(o["fire_direction"], _DIRS, "fire direction")],
