@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..events import Kind
-from ..field import SquareField
+from ..field import SQUARE_STEP, SquareField
 from ..geometry import Direction
 from ..orders import Catch, DragonOrder, Pass, PlayerOrder, Steal
 from ..square_dragon import dragon_cells, turn_cells
@@ -216,8 +216,7 @@ def _away(f: SquareField, d: WDragon, cell: int) -> Direction:
     facing = d.facing
     right = f.turned(facing, 1)
     # the side offset: positive to the dragon's right
-    axis = {Direction.N: (0, 1), Direction.S: (0, -1), Direction.E: (1, 0), Direction.W: (-1, 0)}
-    ar, ac = axis.get(right, (0, 0))
+    ar, ac = SQUARE_STEP[right]
     side_offset = (r - tr) * ar + (c - tc) * ac
     if side_offset > 0:
         return right
@@ -1117,7 +1116,7 @@ def sq_end(t: Tick) -> None:
         reason = "asleep"
     elif all(b.status in ("swallowed", "burnt") for b in w.balls):
         reason = "all_balls"
-    elif all(p.status in ("out", "swallowed", "reserve") for p in w.players):
+    elif w.players and all(p.status in ("out", "swallowed", "reserve") for p in w.players):
         reason = "all_players_out"
     if reason is None and t.tick >= t.rules.ticks_per_round:
         t.emit(11, Kind.ROUND_END, {})
