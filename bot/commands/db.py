@@ -14,7 +14,7 @@ __all__ = ["db"]
 
 def _database(app: AppContext) -> Database:
     try:
-        return Database(app.config.database.url)
+        return Database(app.database_config.database.url)
     except DatabaseError as exc:
         raise click.ClickException(str(exc)) from None
 
