@@ -19,7 +19,7 @@ from .api import PASSPHRASE_MASK, Inbound, mask_passphrase_command
 from .audience import PUBLIC, Audience
 from .context import Actor, ServiceError, Tx
 from .gm import Outcome
-from .i18n import N_, lang_or_default, t
+from .i18n import N_, lang_or_default, reader_zone, t
 
 __all__ = ["Plan", "answer", "from_row", "identify", "plan", "process", "store"]
 
@@ -242,7 +242,11 @@ def answer(tx: Tx, msg: Inbound, actor: Actor, outcome: Outcome) -> tuple[str, l
     reply = audience.reply_audience(tx, msg, actor)  # the actor may speak another language now
     ids: list[int] = []
     text = ""
-    for d in audience.deliveries(tx, actor, reply, outcome):
+    # A private answer writes deadlines in the asker's own zone (/tz), a group's in the game's.
+    zone = actor.member.timezone if actor.member is not None and reply.private else None
+    with reader_zone(zone):
+        planned = audience.deliveries(tx, actor, reply, outcome)
+    for d in planned:
         if d.answer:
             text = d.text
         dest = d.audience.dest

@@ -46,6 +46,7 @@ __all__ = [
     "orders_document",
     "report_failure",
     "resolve",
+    "results_footer",
     "rollback",
     "round_ruleset",
     "ruleset_of",
@@ -249,12 +250,7 @@ def _queue_results(
         seen = destination_view(dest)
         key = (seen.report, dest.lang)
         if key not in reports:
-            footer = "\n\n".join(
-                [
-                    t("results_orders", dest.lang, digests=_digests_text(tx, game, rnd, dest.lang)),
-                    t("results_footer", dest.lang, **params),
-                ]
-            )
+            footer = results_footer(tx, game, rnd, dest.lang)
             reports[key] = tx.reporter.round_report(
                 material, audience=seen.report, lang=dest.lang, footer=footer
             )
@@ -284,6 +280,20 @@ def _queue_results(
             )
         )
     notify.queue_all(tx, rows)
+
+
+def results_footer(tx: Tx, game: Game, rnd: Round, lang: str) -> str:
+    """The end of a round's report: the receipts of the orders played, the seed
+    and the result's digest."""
+    params = {
+        "game": game_code(game), "round": rnd.number, "seed": rnd.seed, "digest": rnd.result_digest,
+    }  # fmt: skip
+    return "\n\n".join(
+        [
+            t("results_orders", lang, digests=_digests_text(tx, game, rnd, lang)),
+            t("results_footer", lang, **params),
+        ]
+    )
 
 
 def _html_first(html: str | None, line: str) -> str | None:
