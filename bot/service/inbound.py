@@ -141,6 +141,7 @@ def process(tx: Tx, msg: Inbound, inbound_id: int) -> tuple[Outcome, Actor]:
     cmd = commands.parse_command(msg.text)
     reply = audience.reply_audience(tx, msg, actor)
     tx.answering = reply.dest.key if reply.dest is not None else None
+    _seen_in_group(tx, msg, actor)
     try:
         # A refusal undoes whatever the operation had done before it refused.
         with tx.s.begin_nested():
@@ -228,6 +229,22 @@ def _dispatch(
     if status == "ignored" and not _in_group(msg):
         status = "rejected"  # in a private chat or a letter the writer expects an answer
     return Outcome("raw", {"text": text}, status=status, game_id=game.id, secrecy=acting)
+
+
+def _seen_in_group(tx: Tx, msg: Inbound, actor: Actor) -> None:
+    """A member who writes in his team's group reads it: the private copies he got
+    while he was not known to be there stop (notify's team destinations)."""
+    chat = commands.group_chat(msg)
+    member = actor.member
+    if chat is None or member is None or member.id is None:
+        return
+    team = repo.team_by_chat(tx.s, chat)
+    if team is None:
+        return
+    ms = repo.membership(tx.s, member.id, team.game_id)
+    if ms is not None and ms.private_copies and ms.side == team.side:
+        ms.private_copies = False
+        tx.s.add(ms)
 
 
 def _in_group(msg: Inbound) -> bool:

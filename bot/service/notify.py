@@ -183,8 +183,11 @@ def _team(
         if ms.side != side or ms.role == "game_master":
             continue
         dest = member_destination(member, audience=side)
-        # Members in the team's group read the group; e-mail readers get their own copy.
-        if dest is not None and not (dest.channel == "telegram" and team is not None and team.chat):
+        # Members in the team's group read the group; e-mail readers get their own
+        # copy, and so does a member who joined after the group was linked and has
+        # not been seen there yet (Membership.private_copies).
+        in_group = dest is not None and dest.channel == "telegram" and team is not None
+        if dest is not None and not (in_group and team and team.chat and not ms.private_copies):
             out.append(dest)
     return _unique(out)
 

@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from html import escape
 from typing import Any
 
+from bot.logging import get_logger
 from bot.orderlang.substitutes import effective
 from bot.render import match_summary
 from engine.events import Event
@@ -53,6 +54,8 @@ __all__ = [
     "summary_text",
     "verify",
 ]
+
+log = get_logger(__name__)
 
 UNIT_KEYS = {
     "player": "players",
@@ -233,6 +236,11 @@ def resolve(
         nxt = open_round(tx, game, result.state, deadline=deadline_after(game, base))
         announce_round_open(tx, game, nxt, dests)
         next_number = nxt.number
+    # One INFO line per resolution (no orders, no seed: the results post has them).
+    log.info(
+        "round resolved", game=game_code(game), round=rnd.number, attempt=rnd.attempt,
+        forced=force, ended=result.state.ended, next_round=next_number, digest=digest[:16],
+    )  # fmt: skip
     return Resolution(game_id, rnd.number, result.state.ended, next_number, digest)
 
 

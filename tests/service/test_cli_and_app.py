@@ -192,3 +192,31 @@ def test_engine_new_without_a_seed_draws_one_and_says_which() -> None:
     assert len(seed) == 64
     again = CliRunner().invoke(cli, ["engine", "new", "--seed", seed])
     assert again.stdout == result.stdout
+
+
+async def test_a_configured_game_master_address_gets_its_pass_phrase(tmp_path: Path) -> None:
+    path = tmp_path / "judge.toml"
+    path.write_text(
+        f'[database]\nurl = "sqlite:///{tmp_path / "judge.db"}"\n'
+        '[game_masters]\nemails = ["Referee@Judge.example"]\n'
+    )
+    assert _run("--config", str(path), "db", "upgrade")[0] == 0
+    code, out = _run("--config", str(path), "gm", "passphrase", "stranger@x.example",
+                     "--phrase", "long enough phrase")  # fmt: skip
+    assert code == 1 and "not in game_masters.emails" in out
+    code, out = _run("--config", str(path), "gm", "passphrase", "referee@judge.example",
+                     "--phrase", "short")  # fmt: skip
+    assert code == 1 and "at the least" in out
+    code, out = _run("--config", str(path), "gm", "passphrase", "referee@judge.example",
+                     "--phrase", "зелёный дракон")  # fmt: skip
+    assert code == 0 and "пароль" in out
+    app = build_app(load_config(path), clock=FakeClock(START))
+    try:
+        service = app.service
+        assert await service.check_passphrase("referee@judge.example", "зелёный дракон")
+        assert not await service.check_passphrase("referee@judge.example", "красный дракон")
+        table = Table(service, service.clock, app.db)  # type: ignore[arg-type]
+        reply = await table.mail("referee@judge.example", "/newgame Почтовый кубок")
+        assert reply.status == "ok", reply.text
+    finally:
+        app.db.dispose()
