@@ -64,6 +64,7 @@ def next_course(ball: BallState, ruleset: Ruleset) -> Course | None:
 def pass_landing(ball: BallState) -> tuple[int, int] | None:
     """Where a ball in the air on a pass lands next tick (cell, height); None
     for any other ball.  Its ``cell`` is only the thrower's, not where it is."""
-    if ball.status != "free" or ball.pass_to is None or not is_cell(ball.pass_to[0]):
+    # (any field's cell: the callers check it against the board they draw)
+    if ball.status != "free" or ball.pass_to is None or ball.pass_to[0] < 1:
         return None
     return ball.pass_to

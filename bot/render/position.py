@@ -14,8 +14,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from engine import geometry
 from engine.events import Event, Kind
+from engine.field import HexField, SquareField, dragon_cells_of, mouth_cells_of
 from engine.geometry import SIDES, Direction, Side
 from engine.ruleset import Ruleset
 from engine.state import BallState, DragonState, MatchState
@@ -44,7 +44,7 @@ from .style import (
     TEAM_LIGHT,
     blend,
 )
-from .values import as_int, as_list, as_side, is_cell
+from .values import as_int, as_list, as_side
 
 __all__ = ["fire_cells", "player_label", "position_scene"]
 
@@ -112,14 +112,13 @@ def position_scene(
         with scene.layer("fire"):
             _fire(scene, layout, burnt)
     # A state read from elsewhere may be damaged: draw what is on the field.
-    # (Dragon shapes come from the engine's hex geometry: off it, no dragon is drawn.)
-    dragons = [
-        d for d in state.dragons if layout.board.is_cell(d.head) and geometry.is_cell(d.head)
-    ]
+    # (Dragon shapes come from the ruleset's field: off it, no dragon is drawn.)
+    field = ruleset.field
+    dragons = [d for d in state.dragons if layout.board.is_cell(d.head) and field.is_cell(d.head)]
     with scene.layer("mouths"):
         for dragon in dragons:
             if dragon.mouth_open:
-                for cell in geometry.mouth_cells(dragon.head, dragon.facing):
+                for cell in mouth_cells_of(field, dragon):
                     if not layout.board.is_cell(cell):
                         continue
                     with scene.tagged(cell=cell, role="mouth", label=dragon.side):
@@ -128,7 +127,7 @@ def position_scene(
                         )
     with scene.layer("dragons"):
         for dragon in dragons:
-            _dragon(scene, layout, dragon)
+            _dragon(scene, layout, dragon, dragon_cells_of(field, dragon))
     with scene.layer("arrows"):
         _arrows(scene, layout, state, tick_events, previous, gm_view)
     with scene.layer("courses"):
@@ -137,7 +136,7 @@ def position_scene(
         _cells(scene, layout, state, gm_view, _lost(layout, tick_events, previous))
         _in_air(scene, layout, state)
     with scene.layer("marks"):
-        _goals(scene, layout, state, tick_events, previous)
+        _goals(scene, layout, field, state, tick_events, previous)
     return scene
 
 
@@ -149,8 +148,9 @@ def _fire(scene: Scene, layout: Layout, cells: Sequence[int]) -> None:
         draw_cell_number(scene, layout, cell, INK, bold=True, stroke=WHITE, stroke_width=2)
 
 
-def _dragon(scene: Scene, layout: Layout, dragon: DragonState) -> None:
-    cells = geometry.dragon_cells(dragon.head, dragon.facing)
+def _dragon(
+    scene: Scene, layout: Layout, dragon: DragonState, cells: tuple[int, ...] | None
+) -> None:
     if cells is None or not all(layout.board.is_cell(c) for c in cells):
         return
     colour = DRAGON_COLOURS[dragon.side]
@@ -163,7 +163,12 @@ def _dragon(scene: Scene, layout: Layout, dragon: DragonState) -> None:
     spine = max(4, round(r * 0.3))
     scene.line((tail, body, head), colour, spine, round_joints=True)
     scene.circle(tail, spine * 0.5, fill=colour)
-    ux, uy = _UNIT[dragon.facing]
+    if dragon.facing in _UNIT and layout.board.shape == "hex":
+        ux, uy = _UNIT[dragon.facing]
+    else:  # any other field: the head points away from the body
+        dx, dy = head[0] - body[0], head[1] - body[1]
+        norm = math.hypot(dx, dy) or 1.0
+        ux, uy = dx / norm, dy / norm
     px, py = -uy, ux
     hx, hy = head
 
@@ -433,6 +438,7 @@ def _courses(scene: Scene, layout: Layout, state: MatchState, ruleset: Ruleset) 
 def _goals(
     scene: Scene,
     layout: Layout,
+    field: HexField | SquareField,
     state: MatchState,
     events: Sequence[Event],
     previous: MatchState | None,
@@ -448,37 +454,35 @@ def _goals(
             continue
         dragon = state.dragon(side)
         head = dragon.head
-        if not layout.board.is_cell(head) or not is_cell(head):
+        if not layout.board.is_cell(head) or not field.is_cell(head):
             continue
         r = layout.radius
+        spot = _goal_spot(layout, field, dragon, busy)
         with scene.tagged(cell=head, role="goal", label=str(e.data.get("ball"))):
-            goal_burst(
-                scene, _goal_spot(layout, dragon, busy), as_int(e.data.get("points")), r * 0.62
-            )
+            goal_burst(scene, spot, as_int(e.data.get("points")), r * 0.62)
         busy[head] = busy.get(head, 0) + 1
 
 
-# Where a goal's star may go, best first: above the head (as the panel reads),
-# then beside it, below it last.
-_STAR_SIDES = (Direction.NE, Direction.NW, Direction.E, Direction.W, Direction.SE, Direction.SW)
-
-
-def _goal_spot(layout: Layout, dragon: DragonState, busy: dict[int, int]) -> Point:
+def _goal_spot(
+    layout: Layout, field: HexField | SquareField, dragon: DragonState, busy: dict[int, int]
+) -> Point:
     """Towards the neighbour of the head with the fewest pieces (never the
-    dragon's own body): the star covers the near half of that cell."""
+    dragon's own body): the star covers the near half of that cell.  Among
+    equally free ones, above the head first, then beside it (right before
+    left), below it last."""
     hx, hy = layout.centre(dragon.head)
     r = layout.radius
-    body = set(geometry.dragon_cells(dragon.head, dragon.facing) or ())
-    best: tuple[int, int, int] | None = None
-    for rank, direction in enumerate(_STAR_SIDES):
-        cell = geometry.step(dragon.head, direction)
-        if cell is None or cell in body or not layout.board.is_cell(cell):
+    body = set(dragon_cells_of(field, dragon) or ())
+    best: tuple[int, float, float, int] | None = None
+    for cell in field.neighbours(dragon.head):
+        if cell in body or not layout.board.is_cell(cell):
             continue
-        score = (busy.get(cell, 0), rank, cell)
+        cx, cy = layout.centre(cell)
+        score = (busy.get(cell, 0), round(cy - hy, 1), round(hx - cx, 1), cell)
         best = score if best is None or score < best else best
     if best is None:
         return (hx + r * 0.9, hy - r * 0.7)
-    cx, cy = layout.centre(best[2])
+    cx, cy = layout.centre(best[3])
     return (hx + (cx - hx) * 0.7, hy + (cy - hy) * 0.7)
 
 
