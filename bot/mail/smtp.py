@@ -173,13 +173,29 @@ class EmailChannel:
         client, self._client = self._client, None
         if client is None:
             return
+        protocol = client.protocol
         try:
             if client.is_connected:
                 await asyncio.wait_for(client.quit(), timeout=min(5.0, self._timeout))
         except Exception:  # the connection is going away anyway
             client.close()
+        await _closed(protocol)
 
     async def close(self) -> None:
         """Close the connection (at shutdown)."""
         async with self._lock:
             await self._drop()
+
+
+async def _closed(protocol: object, timeout: float = 2.0) -> None:
+    """Wait until a closed connection's socket is really closed.
+
+    A TLS connection (after STARTTLS above all) closes its socket only once the
+    TLS shutdown has run, after ``close()`` returned; the protocol hears of it in
+    ``connection_lost``, which drops its ``transport``. Without the wait the
+    socket may outlive the channel and be left to the garbage collector.
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while getattr(protocol, "transport", None) is not None and loop.time() < deadline:
+        await asyncio.sleep(0.01)
