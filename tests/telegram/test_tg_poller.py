@@ -52,4 +52,3 @@ async def test_read_until_moves_only_after_a_complete_handled_poll(tg: FakeTeleg
         runner.poller.refresh(datetime.now(UTC))
         await tg.wait_for(lambda: marks[-1] > sent_at, timeout=10)
     assert marks == sorted(marks) and marks[0] >= before
-
