@@ -22,7 +22,7 @@ from engine.state import MatchState
 from storage import repo
 from storage.models import Game, OrderRow, Round
 
-from . import notify
+from . import notify, weblinks
 from .audience import destination_view
 from .context import ServiceError, Tx, game_code
 from .deadlines import next_deadline, schedule_interval
@@ -149,6 +149,7 @@ def announce_round_open(
         round=rnd.number,
         deadline=lambda lang: format_time(rnd.deadline, game.timezone, lang),
         commitment=rnd.commitment,
+        extra=weblinks.page_extras(tx, game, rnd),
     )
 
 

@@ -245,7 +245,8 @@ def check(
             {
                 "number": o.order.number,
                 "tick": o.order.tick,
-                "chances": [chance_text(c, s.state, lang) for c in o.chances],
+                "chances": [chance_text(c, s.state, lang) for c in o.chances]
+                or [t("odds.nothing", lang)],
             }
             for o in odds
         ],

@@ -14,8 +14,8 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from support.service_table import Table, make_table, set_up_game
 
-from bot.web import WebSettings, build_web_app
 from bot.web.auth import sign_init_data, sign_link
+from bot.web.server import WebSettings, build_web_app
 from storage.db import Database
 
 TOKEN = "123456:TEST-TOKEN"
