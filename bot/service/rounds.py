@@ -268,9 +268,22 @@ def _queue_results(
                 subject=t("subject_results", dest.lang, **params),
                 html=report.html,
                 pictures=pictures,
+                buttons=_replay_button(tx, game, rnd, dest),
             )
         )
     notify.queue_all(tx, rows)
+
+
+def _replay_button(
+    tx: Tx, game: Game, rnd: Round, dest: notify.Destination
+) -> tuple[tuple[str, str], ...]:
+    """The results post links to the round's replay page, where the page is served."""
+    from .replay import replay_url
+
+    url = replay_url(tx, game.id, rnd.number) if game.id is not None else None
+    if url is None or dest.channel != "telegram":
+        return ()
+    return ((t("replay.button", dest.lang), url),)
 
 
 def _digests_text(tx: Tx, game: Game, rnd: Round, lang: str) -> str:

@@ -21,7 +21,9 @@ from aiohttp import web
 
 from bot.logging import get_logger
 from bot.service import GameService
-from bot.service.context import Tx
+from bot.service.context import ServiceError, Tx, parse_game_code
+from bot.service.replay import replay_pages
+from storage import repo
 
 from . import views
 from .auth import Caller, Unauthorized, check_init_data, check_link
@@ -152,6 +154,37 @@ def build_web_app(service: GameService, settings: WebSettings) -> web.Applicatio
             headers={"Content-Security-Policy": _CSP, "Cache-Control": "no-cache"},
         )
 
+    cache: dict[tuple[int, str], tuple[int, dict[str, str]]] = {}
+
+    async def replay(request: web.Request) -> web.Response:
+        """The public replay of a game: no credentials, public view only."""
+        code = request.match_info["game"]
+        name = request.match_info.get("name") or "index.html"
+        lang = request.query.get("lang", "ru")
+        game_id = parse_game_code(code)
+        if game_id is None or lang not in ("ru", "en"):
+            raise web.HTTPNotFound()
+
+        def build(tx: Tx) -> dict[str, str]:
+            done = len(repo.resolved_rounds(tx.s, game_id))
+            hit = cache.get((game_id, lang))
+            if hit is not None and hit[0] == done:
+                return hit[1]
+            pages = replay_pages(tx, game_id, lang)
+            cache[(game_id, lang)] = (done, pages)
+            return pages
+
+        try:
+            pages = await service.read(build)
+        except ServiceError:
+            raise web.HTTPNotFound() from None
+        if name not in pages:
+            raise web.HTTPNotFound()
+        return web.Response(text=pages[name], content_type="text/html", charset="utf-8",
+                            headers={"Content-Security-Policy": _CSP})  # fmt: skip
+
+    app.router.add_get("/replay/{game}/", replay)
+    app.router.add_get("/replay/{game}/{name}", replay)
     app.router.add_get("/app", static)
     app.router.add_get("/static/{name}", static)
     app.router.add_post("/api/page", api(page))

@@ -125,3 +125,14 @@ async def test_a_personal_link_expires(world: Any) -> None:
     late = sign_link(SECRET, member_id, table.game_id, table.clock.now() - timedelta(minutes=1))
     status, _ = await post(client, "/api/page", f"link {late}", {})
     assert status == 401
+
+
+async def test_round_open_offers_the_page_in_private_chats_only(sqlite_db: Database) -> None:
+    table = make_table(sqlite_db, web_url="https://judge.example", web_link_secret=SECRET)
+    await set_up_game(table)
+    opened = table.outbox(kind="round_open")
+    private = [r for r in opened if r.destination in ("201", "202", "301")]
+    assert private and all(
+        r.buttons == [["Приказы на поле", "webapp:https://judge.example/app"]] for r in private
+    )
+    assert all(r.buttons == [] for r in opened if r not in private)
