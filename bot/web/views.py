@@ -250,6 +250,14 @@ def check(
             }
             for o in odds
         ],
+        # Where each of the team's players flies by the sheet, tick by tick.
+        "paths": {
+            str(n): {
+                str(tick): list(at)
+                for tick, at in player_path(s.state, sheet, s.rules, s.side, n).items()
+            }
+            for n in sorted({o.number for o in sheet.players})
+        },
         "dragon": {
             str(tick): {
                 "head": v.head,

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
-from support.service_table import Table, make_table, set_up_game
+from support.service_table import GM, Table, make_table, set_up_game
 
 from bot.web.auth import sign_init_data, sign_link
 from bot.web.server import WebSettings, build_web_app
@@ -136,3 +136,25 @@ async def test_round_open_offers_the_page_in_private_chats_only(sqlite_db: Datab
         r.buttons == [["Приказы на поле", "webapp:https://judge.example/app"]] for r in private
     )
     assert all(r.buttons == [] for r in opened if r not in private)
+
+
+async def test_an_email_player_gets_a_personal_link_that_opens_the_page(
+    sqlite_db: Database,
+) -> None:
+    table = make_table(sqlite_db, web_url="https://judge.example", web_link_secret=SECRET)
+    await set_up_game(table)
+    invited = await table.say(GM, "/invite player left 3")
+    assert invited.status == "ok", invited.text
+    joined = await table.mail("p3@mail.example", f"/start {invited.data['code']}")
+    assert joined.status == "ok", joined.text
+    assert (await table.say(GM, "/resolve")).status == "ok"
+    mails = table.outbox(kind="round_open", destination="p3@mail.example")
+    assert mails, table.outbox(destination="p3@mail.example")
+    link = mails[-1].text.split("?link=", 1)[1].split()[0]
+    settings = WebSettings(bot_token=TOKEN, link_secret=SECRET, max_age=timedelta(hours=1))
+    async with TestClient(TestServer(build_web_app(table.service, settings))) as client:
+        status, page = await post(client, "/api/page", f"link {link}", {})
+        assert status == 200, page
+        assert page["side"] == "left" and page["numbers"] == [3]
+        status, _ = await post(client, "/api/page", f"link {link[:-1]}x", {})
+        assert status == 401

@@ -39,14 +39,17 @@ async def web_server(j: Judge) -> AsyncIterator[str]:
         await runner.cleanup()
 
 
-def launch_url(base: str, j: Judge, user: FakeUser, lang: str = "ru") -> str:
+def launch_url(
+    base: str, j: Judge, user: FakeUser, lang: str = "ru", *, token: str = "", age: int = 0
+) -> str:
     """The page as Telegram opens a Mini App: the signed launch data in the fragment."""
     fields = {
         "user": json.dumps({"id": user.id, "first_name": user.first_name, "language_code": lang}),
-        "auth_date": str(int(j.clock.now().timestamp())),
+        "auth_date": str(int(j.clock.now().timestamp()) - age),
         "query_id": "AAHdF6IQAAAAAN0XohDhrOrc",
     }
-    return f"{base}/app#tgWebAppData={quote(sign_init_data(fields, j.tg.token), safe='')}"
+    signed = sign_init_data(fields, token or j.tg.token)
+    return f"{base}/app?v={age}{token}#tgWebAppData={quote(signed, safe='')}"
 
 
 def step_from(cell: int, avoid: set[int]) -> int:
@@ -106,3 +109,22 @@ async def test_three_ticks_ordered_by_tapping(
                 assert f"Иванов: {c} в2" in sheet
             await page.close()
         assert errors == []
+
+
+async def test_a_forged_launch_is_refused(tg: FakeTelegram, browser: Any, tmp_path: Path) -> None:
+    """Launch data signed with another token, or too old: every call is 401, the
+    page says so and shows no field."""
+    async with judge(tg, tmp_path) as j:
+        match = await j.setup_match(groups=False)
+        async with web_server(j) as base:
+            page = await browser.new_page()
+            statuses: list[int] = []
+            page.on("response", lambda r: statuses.append(r.status) if "/api/" in r.url else None)
+            forged = launch_url(base, j, match.alice, token="999:OTHER")
+            stale = launch_url(base, j, match.alice, age=2 * 3600)
+            for address in (forged, stale):
+                await page.goto(address)
+                await page.wait_for_selector("#status.refused")
+                assert await page.locator("#field svg").count() == 0
+            assert statuses and set(statuses) == {401}
+            await page.close()

@@ -13,6 +13,7 @@
   let targets = null;
   let odds = [];
   let dragonViews = {};
+  let paths = {};
   let T = {};
 
   function credentials() {
@@ -89,6 +90,8 @@
       const label = T.tick.replace("{tick}", tick) + (done ? " ✓" : "");
       ticks.append(button(label, sel.tick === tick, () => pickTick(tick), { "data-tick": tick }));
     }
+    const route = sel.dragon ? {} : paths[String(sel.number)] || {};
+    mark(Object.values(route).map((at) => at[0]), "path");
     renderHeights();
     renderActions();
     renderDragon();
@@ -313,6 +316,7 @@
     $("errors").textContent = res.errors;
     odds = res.order_odds;
     dragonViews = res.dragon || {};
+    paths = res.paths || {};
     const list = $("odds");
     list.textContent = res.odds.length ? T.odds + ":\n" + res.odds.join("\n") : "";
     if (res.ok) status(T.check_ok, false);
