@@ -58,6 +58,12 @@ def step_from(cell: int, avoid: set[int]) -> int:
 
 async def tap(page: Any, cell: int) -> None:
     await page.locator(f'#field g[data-role="cell"][data-cell="{cell}"]').click(force=True)
+    await settled(page)
+
+
+async def settled(page: Any) -> None:
+    """Until the page has its answers from the judge (no call under way)."""
+    await page.wait_for_function("() => document.body.dataset.busy === '0'")
 
 
 async def test_three_ticks_ordered_by_tapping(
@@ -67,11 +73,14 @@ async def test_three_ticks_ordered_by_tapping(
         match = await j.setup_match(groups=False)
         async with web_server(j) as base:
             page = await browser.new_page(viewport={"width": 1280, "height": 900})
+            page.set_default_timeout(120_000)  # a loaded machine: the judge's answers may take a while
             errors: list[str] = []
             page.on("pageerror", lambda e: errors.append(str(e)))
             await page.goto(launch_url(base, j, match.alice))
             await page.wait_for_selector("#field svg")
+            await settled(page)
             await page.locator('#players button[data-number="1"]').click()
+            await settled(page)
             await page.wait_for_selector("#field g.legal")
             cell, _ = start_cell("left", 1)
             far = next(c for c in range(1, len(DIST)) if DIST[cell][c] == 3)

@@ -26,15 +26,38 @@
     return "";
   }
 
+  // Calls under way: while any is, taps wait (the legal cells may be changing).
+  let pending = 0;
+  function working(delta) {
+    pending += delta;
+    document.body.dataset.busy = String(pending);
+  }
+
   async function call(path, body) {
-    const res = await fetch(path, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Authorization: auth },
-      body: JSON.stringify(Object.assign({ lang: lang }, body)),
-    });
-    const json = await res.json();
-    if (!res.ok) throw new Error(json.why || json.error || String(res.status));
-    return json;
+    working(1);
+    try {
+      const res = await fetch(path, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: auth },
+        body: JSON.stringify(Object.assign({ lang: lang }, body)),
+      });
+      const json = await res.json();
+      if (!res.ok) throw new Error(json.why || json.error || String(res.status));
+      return json;
+    } finally {
+      working(-1);
+    }
+  }
+
+  // One user action at a time: a tap while the judge is still answering the
+  // last one is taken up after it, against the new legal cells.
+  let queue = Promise.resolve();
+  function serial(fn) {
+    return (...args) => {
+      working(1);
+      queue = queue.then(() => fn(...args)).catch((err) => status(String(err.message || err), true)).finally(() => working(-1));
+      return queue;
+    };
   }
 
   function status(text, refused) {
@@ -200,6 +223,7 @@
   }
 
   async function loadOptions() {
+    options = null;
     renderControls();
     $("hint").textContent = T.pick_cell;
     options = await call("/api/options", { text: $("text").value, number: sel.number, tick: sel.tick });
@@ -346,6 +370,8 @@
     if (tg && tg.HapticFeedback) tg.HapticFeedback.notificationOccurred("success");
   }
 
+  const tapped = serial(tap);
+
   async function start() {
     if (tg) tg.ready();
     auth = credentials();
@@ -368,7 +394,7 @@
     $("hint").textContent = T.pick_player;
     $("field").addEventListener("click", (ev) => {
       const g = ev.target.closest("[data-cell]");
-      if (g) tap(Number(g.dataset.cell));
+      if (g) tapped(Number(g.dataset.cell));
     });
     $("text").addEventListener("input", edited);
     $("submit").addEventListener("click", submit);
