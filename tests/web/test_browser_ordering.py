@@ -73,7 +73,9 @@ async def test_three_ticks_ordered_by_tapping(
         match = await j.setup_match(groups=False)
         async with web_server(j) as base:
             page = await browser.new_page(viewport={"width": 1280, "height": 900})
-            page.set_default_timeout(120_000)  # a loaded machine: the judge's answers may take a while
+            page.set_default_timeout(
+                120_000
+            )  # a loaded machine: the judge's answers may take a while
             errors: list[str] = []
             page.on("pageerror", lambda e: errors.append(str(e)))
             await page.goto(launch_url(base, j, match.alice))
