@@ -16,7 +16,7 @@ async def test_odds_answer_for_the_sheet_on_file(sqlite_db: Database) -> None:
     right = next(p for p in state.team_players("right") if p.cell == 108)
     reply = await table.say(201, f"Такт 1\n{left.name}: 105 в2, ловить красный")
     assert reply.status == "ok", reply.text
-    reply = await table.say(301, f"Такт 1\n{right.name}: 107 в2, ловить")
+    reply = await table.say(301, f"Такт 1\n{right.name}: 107 в2, ловить голубой")
     assert reply.status == "ok", reply.text
 
     ru = await table.say(201, "/шансы")
@@ -29,7 +29,7 @@ async def test_odds_answer_for_the_sheet_on_file(sqlite_db: Database) -> None:
     await table.say(301, "/lang en")
     en = await table.say(301, "/odds")
     assert en.status == "ok", en.text
-    assert "Chances of the orders" in en.text and "catch " in en.text
+    assert "Chances of the orders" in en.text and "catch the blue ball: " in en.text
     assert f"{left.name}: 105" not in en.text
 
 
