@@ -21,7 +21,7 @@ import asyncio
 import itertools
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import partial
 
@@ -347,6 +347,12 @@ async def _play(
         policy_seed = derive_seed(opts.seed, f"policy/round{number}")
         for side in SIDES:
             orders = cast.describe(policies[side](state, rules, side, policy_seed), opts.lang)
+            if opts.mail is not None and side == "left":
+                # The person plays this one by mail: his captain leaves him alone, or
+                # a captain's sheet stored after the person's mail would replace it.
+                orders = replace(
+                    orders, players=tuple(o for o in orders.players if o.number != MAIL_PLAYER)
+                )
             await demo.say(side, format_orders(orders, state=state, ruleset=rules, lang=opts.lang))
         if opts.mail is not None:
             await _wait_for_mail(demo, number, opts.mail.wait)

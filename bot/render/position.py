@@ -15,13 +15,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.events import Event, Kind
-from engine.field import dragon_cells_of, mouth_cells_of
+from engine.field import HexField, SquareField, dragon_cells_of, mouth_cells_of
 from engine.geometry import SIDES, Direction, Side
 from engine.ruleset import Ruleset
-from engine.state import DragonState, MatchState
+from engine.state import BallState, DragonState, MatchState
 
 from .board import HEX_BOARD, Board, board_for
-from .course import next_course
+from .course import next_course, pass_landing
 from .draw import (
     arrow,
     ball_marker,
@@ -44,7 +44,7 @@ from .style import (
     TEAM_LIGHT,
     blend,
 )
-from .values import as_int, as_list, as_side, is_cell
+from .values import as_int, as_list, as_side
 
 __all__ = ["fire_cells", "player_label", "position_scene"]
 
@@ -134,8 +134,9 @@ def position_scene(
         _courses(scene, layout, state, ruleset)
     with scene.layer("pieces"):
         _cells(scene, layout, state, gm_view, _lost(layout, tick_events, previous))
+        _in_air(scene, layout, state)
     with scene.layer("marks"):
-        _goals(scene, layout, state, tick_events)
+        _goals(scene, layout, field, state, tick_events, previous)
     return scene
 
 
@@ -259,7 +260,9 @@ def _arrows(
                     outline=INK,
                     dashed=not visible,
                 )
-        elif e.kind is Kind.PASS:
+        elif e.kind in (Kind.PASS, Kind.PASS_LANDS):
+            # The throw on its tick, and (passes landing a tick later) the
+            # same flight again on the tick it comes down.
             start, end = d.get("from_cell"), d.get("cell")
             if layout.board.is_cell(start) and layout.board.is_cell(end) and start != end:
                 arrow(
@@ -302,7 +305,7 @@ def _cells(
     for cell, people in lost.items():
         content.setdefault(cell, []).extend(("lost", who) for who in people)
     for b in state.balls:
-        if not layout.board.is_cell(b.cell):
+        if not layout.board.is_cell(b.cell) or _airborne(layout, b) is not None:
             continue
         if b.status == "free" or (b.status == "vanished" and gm_view):
             content.setdefault(b.cell, []).append(("ball", b))
@@ -347,6 +350,30 @@ def _cells(
                     ball_marker(scene, at, thing.name, 9.5 * max(s, 0.8), thing.height)
 
 
+def _airborne(layout: Layout, ball: BallState) -> tuple[Point, int, int] | None:
+    """A ball in the air on a pass, drawn on its way: the point half-way from
+    the thrower's cell to where it lands, and the landing cell and height.
+    None for a ball on a cell (a pass to the thrower's own cell lies there)."""
+    landing = pass_landing(ball)
+    if landing is None or not layout.board.is_cell(ball.cell):
+        return None
+    cell, height = landing
+    if cell == ball.cell or not layout.board.is_cell(cell):
+        return None
+    (ax, ay), (bx, by) = layout.centre(ball.cell), layout.content_centre(cell)
+    return ((ax + bx) / 2, (ay + by) / 2), cell, height
+
+
+def _in_air(scene: Scene, layout: Layout, state: MatchState) -> None:
+    for b in state.balls:
+        air = _airborne(layout, b)
+        if air is None:
+            continue
+        at, cell, height = air
+        with scene.tagged(cell=cell, role="ball", label=b.name):
+            ball_marker(scene, at, b.name, 9.5 * max(layout.scale, 0.8), height)
+
+
 def _lost(
     layout: Layout, events: Sequence[Event], previous: MatchState | None
 ) -> dict[int, list[Lost]]:
@@ -379,6 +406,18 @@ def _courses(scene: Scene, layout: Layout, state: MatchState, ruleset: Ruleset) 
     """Each free ball's next flight (docs/rules.md §3: its course is drawn in
     advance), as far as the dome."""
     for b in state.balls:
+        air = _airborne(layout, b)
+        if air is not None:  # in the air on a pass: to the ring where it lands
+            at, cell, _ = air
+            with scene.tagged(cell=cell, role="course", label=b.name):
+                course_trail(
+                    scene,
+                    [at, layout.content_centre(cell)],
+                    BALL_COLOURS.get(b.name, INK),
+                    dot=3.0 * layout.scale,
+                    ring=layout.radius * 0.62,
+                )
+            continue
         course = next_course(b, ruleset)
         if course is None or not course.cells:
             continue
@@ -396,18 +435,66 @@ def _courses(scene: Scene, layout: Layout, state: MatchState, ruleset: Ruleset) 
             )
 
 
-def _goals(scene: Scene, layout: Layout, state: MatchState, events: Sequence[Event]) -> None:
-    """A gold star with the points by the head of the dragon that swallowed a goal."""
+def _goals(
+    scene: Scene,
+    layout: Layout,
+    field: HexField | SquareField,
+    state: MatchState,
+    events: Sequence[Event],
+    previous: MatchState | None,
+) -> None:
+    """A gold star with the points by the head of the dragon that swallowed a
+    goal, on the side of the head where it covers no piece."""
+    busy = _busy_cells(layout, state, events, previous)
     for e in events:
         if e.kind is not Kind.GOAL:
             continue
         side = as_side(e.data.get("dragon"))
         if side is None:
             continue
-        head = state.dragon(side).head
-        if not layout.board.is_cell(head) or not is_cell(head):
+        dragon = state.dragon(side)
+        head = dragon.head
+        if not layout.board.is_cell(head) or not field.is_cell(head):
             continue
-        hx, hy = layout.centre(head)
         r = layout.radius
+        spot = _goal_spot(layout, field, dragon, busy)
         with scene.tagged(cell=head, role="goal", label=str(e.data.get("ball"))):
-            goal_burst(scene, (hx + r * 0.9, hy - r * 0.7), as_int(e.data.get("points")), r * 0.62)
+            goal_burst(scene, spot, as_int(e.data.get("points")), r * 0.62)
+        busy[head] = busy.get(head, 0) + 1
+
+
+def _goal_spot(
+    layout: Layout, field: HexField | SquareField, dragon: DragonState, busy: dict[int, int]
+) -> Point:
+    """Towards the neighbour of the head with the fewest pieces (never the
+    dragon's own body): the star covers the near half of that cell.  Among
+    equally free ones, above the head first, then beside it (right before
+    left), below it last."""
+    hx, hy = layout.centre(dragon.head)
+    r = layout.radius
+    body = set(dragon_cells_of(field, dragon) or ())
+    best: tuple[int, float, float, int] | None = None
+    for cell in field.neighbours(dragon.head):
+        if cell in body or not layout.board.is_cell(cell):
+            continue
+        cx, cy = layout.centre(cell)
+        score = (busy.get(cell, 0), round(cy - hy, 1), round(hx - cx, 1), cell)
+        best = score if best is None or score < best else best
+    if best is None:
+        return (hx + r * 0.9, hy - r * 0.7)
+    cx, cy = layout.centre(best[3])
+    return (hx + (cx - hx) * 0.7, hy + (cy - hy) * 0.7)
+
+
+def _busy_cells(
+    layout: Layout, state: MatchState, events: Sequence[Event], previous: MatchState | None
+) -> dict[int, int]:
+    """How many pieces each cell shows: players, those lost this tick, balls."""
+    busy: dict[int, int] = {}
+    cells = [p.cell for p in state.players if p.on_field]
+    cells += [b.cell for b in state.balls if b.status == "free" and pass_landing(b) is None]
+    cells += [c for c, who in _lost(layout, events, previous).items() for _ in who]
+    for cell in cells:
+        if cell is not None and layout.board.is_cell(cell):
+            busy[cell] = busy.get(cell, 0) + 1
+    return busy

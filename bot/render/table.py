@@ -14,7 +14,7 @@ from engine.geometry import SIDES
 from engine.ruleset import Ruleset
 from engine.state import MatchState, PlayerState
 
-from .course import next_course
+from .course import next_course, pass_landing
 from .names import ball_colour, direction_name, effect_short, side_letter
 from .values import is_cell
 
@@ -37,6 +37,21 @@ def position_table(
         for b in free:
             course = next_course(b, ruleset)
             values = {"ball": ball_colour(b.name, lang), "cell": b.cell, "height": b.height}
+            landing = pass_landing(b)
+            if landing is not None:  # thrown on the last tick: it lands in the next round
+                passer = state.find_player(b.passer.side, b.passer.number) if b.passer else None
+                out.append(
+                    "  "
+                    + t(
+                        "table.ball_in_air",
+                        lang,
+                        ball=values["ball"],
+                        cell=landing[0],
+                        height=landing[1],
+                        passer=passer.name if passer is not None else "?",
+                    )
+                )
+                continue
             if course is None:
                 out.append("  " + t("table.ball_still", lang, **values))
                 continue

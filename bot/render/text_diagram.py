@@ -18,6 +18,7 @@ from engine.geometry import Direction
 from engine.ruleset import Ruleset
 from engine.state import MatchState
 
+from .course import pass_landing
 from .names import ball_colour, ball_letter, check_lang, direction_name, side_letter
 from .panel import panel_lines
 from .story import score_text
@@ -82,7 +83,18 @@ def text_diagram(
             )
         details.setdefault(p.cell, []).append(text)
     for b in state.balls:
-        if b.status == "free" and isinstance(b.cell, int) and on_field(b.cell):
+        landing = pass_landing(b)
+        if landing is not None and on_field(landing[0]):  # in the air: where it comes down
+            marks.setdefault(landing[0], []).append(ball_letter(b.name, lang))
+            details.setdefault(landing[0], []).append(
+                t(
+                    "diagram.ball_landing",
+                    lang,
+                    ball=ball_colour(b.name, lang).capitalize(),
+                    height=landing[1],
+                )
+            )
+        elif b.status == "free" and isinstance(b.cell, int) and on_field(b.cell):
             marks.setdefault(b.cell, []).append(ball_letter(b.name, lang))
             details.setdefault(b.cell, []).append(
                 t(

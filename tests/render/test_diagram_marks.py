@@ -9,13 +9,13 @@ from render_positions import busy_position, place
 from bot.render import LAYOUT, render_position
 from bot.render.panel import panel_lines
 from bot.render.position import position_scene
-from bot.render.scene import Circle
+from bot.render.scene import Circle, Polygon
 from bot.render.style import BALL_COLOURS, GOLD, TEAM_COLOURS
 from engine import geometry
 from engine.events import Event, Kind
 from engine.geometry import Direction
 from engine.ruleset import Ruleset
-from engine.state import BallState, MatchState
+from engine.state import BallState, MatchState, PlayerRef
 
 WHITE = (255, 255, 255)
 
@@ -154,3 +154,89 @@ def test_the_vanished_yellow_ball_is_vanished_not_out_of_play(
     assert "Жёлтый мяч — клетка 124, выс. 2 (видит судья)" in [t for t, _, _ in gm]
     en, _ = panel_lines(state, "en", gm_view=False)
     assert ("Vanished ball", (25, 25, 30), True) in en
+
+
+def _in_the_air(opening: MatchState) -> MatchState:
+    # Sokolov (right 1) at 107 threw the red ball to 155 height 1 (round 17 of
+    # the seed-2026 demo); it is in the air until step 1 of the next tick.
+    state = place(opening, "right", 1, 107, 2)
+    for name in ("black", "green", "blue", "yellow"):
+        state = state.with_ball(BallState(name, "held", 1, 1))
+    return state.with_ball(
+        BallState(
+            "red", "free", 107, 2, direction=Direction.W, pass_to=(155, 1),
+            passer=PlayerRef("right", 1),
+        )
+    )  # fmt: skip
+
+
+def test_a_ball_in_the_air_on_a_pass_is_drawn_on_its_way_to_where_it_lands(
+    opening: MatchState, ruleset: Ruleset
+) -> None:
+    state = _in_the_air(opening)
+    scene = position_scene(state, ruleset, LAYOUT)
+    course = [s for s in scene.shapes if s.role == "course"]
+    # No free course from the thrower's cell: the ring is where the pass lands.
+    assert course and {s.cell for s in course} == {155} and {s.label for s in course} == {"red"}
+    [ball] = [
+        s
+        for s in scene.shapes
+        if isinstance(s, Circle) and s.role == "ball" and s.fill == BALL_COLOURS["red"]
+    ]
+    assert ball.cell == 155
+    thrower, landing = LAYOUT.centre(107), LAYOUT.content_centre(155)
+    half_way = ((thrower[0] + landing[0]) / 2, (thrower[1] + landing[1]) / 2)
+    assert abs(ball.centre[0] - half_way[0]) < 1 and abs(ball.centre[1] - half_way[1]) < 1
+    image = render_position(state, ruleset)
+    x, y = ball.centre
+    assert close(pixel(image, (x + 7, y)), BALL_COLOURS["red"], 30)  # beside its height digit
+    assert count_in_cell(image, 155, BALL_COLOURS["red"]) > 40  # the landing ring
+    # where a free course from 107 to the west would have gone: nothing red
+    assert count_in_cell(image, geometry.step(107, Direction.W) or 0, BALL_COLOURS["red"]) == 0
+
+
+def test_a_pass_that_lands_a_tick_later_is_drawn_again_on_its_landing_tick(
+    opening: MatchState, ruleset: Ruleset
+) -> None:
+    state = opening
+    for name in ("black", "green", "blue", "yellow"):
+        state = state.with_ball(BallState(name, "held", 1, 1))
+    state = state.with_ball(BallState("red", "free", 155, 1, direction=Direction.SW))
+    lands = Event(
+        17, 2, 1, Kind.PASS_LANDS,
+        {"ball": "red", "side": "right", "number": 1, "from_cell": 107, "cell": 155, "height": 1},
+    )  # fmt: skip
+    with_landing = render_position(state, ruleset, tick_events=[lands])
+    without = render_position(state, ruleset)
+    red = BALL_COLOURS["red"]
+    assert count_in_cell(with_landing, 107, red) > count_in_cell(without, 107, red) + 30
+
+
+def test_a_goal_s_star_goes_where_it_covers_no_player(
+    opening: MatchState, ruleset: Ruleset
+) -> None:
+    dragon = opening.dragon("left")
+    head = dragon.head
+    goal = Event(
+        1, 1, 2, Kind.GOAL,
+        {"ball": "red", "dragon": "left", "scorer_side": "right", "points": 5,
+         "score": {"left": 0, "right": 5}},
+    )  # fmt: skip
+    body = set(geometry.dragon_cells(head, dragon.facing) or ())
+    free_sides = [c for c in geometry.neighbours(head) if c not in body]
+    # Players on every free side of the head but the one below it, the last
+    # choice: the star goes there.
+    empty = geometry.step(head, Direction.SW)
+    assert empty in free_sides
+    state = opening
+    for number, cell in enumerate([c for c in free_sides if c != empty], start=1):
+        state = place(state, "right", number, cell, 2)
+    scene = position_scene(state, ruleset, LAYOUT, tick_events=[goal])
+    [star] = [s for s in scene.shapes if s.role == "goal" and isinstance(s, Polygon)]
+    sx = sum(p[0] for p in star.points) / len(star.points)
+    sy = sum(p[1] for p in star.points) / len(star.points)
+    nearest = min(
+        geometry.neighbours(head),
+        key=lambda c: (LAYOUT.centre(c)[0] - sx) ** 2 + (LAYOUT.centre(c)[1] - sy) ** 2,
+    )
+    assert nearest == empty

@@ -202,3 +202,29 @@ def test_a_dropped_ball_and_its_new_course_are_one_sentence(
     )
     assert lines[flights + 3].startswith("Дракон команды «Саламандры» летит вперёд")
     assert not any(line.startswith("Мячи (клетка/высота)") for line in lines)
+
+
+def test_a_ball_in_the_air_at_the_round_s_end_says_where_it_comes_down(ruleset: Ruleset) -> None:
+    from engine.setup import new_match
+    from engine.state import PlayerRef
+
+    # A pass thrown on the last tick lands at step 1 of the next round (§9):
+    # it has no free course yet, and it is not lying at the thrower's cell.
+    state = busy_position(new_match(ruleset, "table")[0])
+    state = state.with_ball(
+        BallState(
+            "red", "free", 57, 1, direction=Direction.E, pass_to=(155, 1),
+            passer=PlayerRef("right", 1),
+        )
+    )  # fmt: skip
+    lines = _table(state, ruleset)
+    assert (
+        "  красный в воздухе — пас игрока Соколов: опустится на 155/1"
+        " в первом такте следующего раунда"
+    ) in lines
+    assert not any(line.startswith("  красный 57/1") for line in lines)
+    en = _table(state, ruleset, lang="en")
+    assert any(
+        line.startswith("  red in the air — Соколов's pass: comes down at 155/1") for line in en
+    )
+    assert next_course(state.ball("red"), ruleset) is None

@@ -87,3 +87,26 @@ def test_recorded_position_renders(ruleset: Ruleset) -> None:
     text = text_diagram(rec.after, ruleset)
     assert max(len(line) for line in text.splitlines()) <= WIDTH
     assert replace(rec.after).round == rec.after.round
+
+
+def test_a_ball_in_the_air_is_marked_where_it_comes_down(
+    opening: MatchState, ruleset: Ruleset
+) -> None:
+    from engine.geometry import Direction
+    from engine.state import BallState, PlayerRef
+
+    state = place(opening, "right", 1, 107, 2, balls=())
+    for name in ("black", "green", "blue", "yellow"):
+        state = state.with_ball(BallState(name, "held", 1, 1))
+    state = state.with_ball(
+        BallState(
+            "red", "free", 107, 2, direction=Direction.W, pass_to=(155, 1),
+            passer=PlayerRef("right", 1),
+        )
+    )  # fmt: skip
+    text = text_diagram(state, ruleset)
+    assert _content_under(text, 155) == "к"
+    assert "к" not in _content_under(text, 107)  # the thrower's cell is only bookkeeping
+    assert "  155: Красный мяч в воздухе (пас): опустится здесь в следующем такте, высота 1" in (
+        text.splitlines()
+    )

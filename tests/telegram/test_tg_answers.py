@@ -115,3 +115,20 @@ async def test_the_team_group_hears_back_only_on_orders_and_commands(
     assert "приказы приняты" in order.text
     assert "Неизвестная команда /shrug" in addressed.text
     assert "Строка оборвалась" in private.text  # a private chat is answered
+
+
+async def test_a_too_long_message_in_a_team_group_is_answered_as_in_private(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    # issue 17: 100 KB in a team group was stored as ignored and never answered
+    long_text = "Иванов: 89 в2\n" * 5000  # about 100 KB, over the order language's limit
+    async with judge(tg, tmp_path) as j:
+        match = await j.setup_match()
+        in_group = await j.say(match.alice, long_text, match.left)
+        in_private = await j.say(match.alice, long_text)
+        await j.settled()
+    for answer in (in_group, in_private):
+        assert "сообщение не принято целиком" in answer.text.splitlines()[0]
+        assert "Сообщение слишком длинное (105000 байт" in answer.text
+        assert "Разбейте его на несколько сообщений" in answer.text
+    assert in_group.chat_id == match.left.id and in_private.chat_id == match.alice.id
