@@ -123,7 +123,7 @@ def _count(match: Match, events: list[Event]) -> None:
             match.knocked += 1
 
 
-def _demo_check(seed: str, match: Match) -> None:
+def _demo_check(seed: str, match: Match) -> bool:
     from bot.demo import DemoFolder, DemoOptions, run_demo
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -134,6 +134,7 @@ def _demo_check(seed: str, match: Match) -> None:
         f"{result.rounds} rounds; this script {match.score[0]}:{match.score[1]} after "
         f"{match.rounds}: {'the same' if same else 'DIFFERENT'}"
     )
+    return same
 
 
 def main() -> None:
@@ -178,8 +179,13 @@ def main() -> None:
         f"players swallowed {statistics.mean(m.swallowed for m in matches):.1f}, "
         f"knocked down or burnt {statistics.mean(m.knocked for m in matches):.1f}"
     )
-    if args.check:
-        _demo_check(matches[0].seed, matches[0])
+    check = f" demo_same={_demo_check(matches[0].seed, matches[0])}" if args.check else ""
+    print(
+        f"matches={len(matches)} both_scored={both} scoreless_teams={scoreless} "
+        f"goals_mean={statistics.mean(goals):.1f} steals_mean={statistics.mean(steals):.1f} "
+        + " ".join(f"dragon_{k}_pct={100 * moves[k] / total:.0f}" for k in _MOVES)
+        + check
+    )
 
 
 if __name__ == "__main__":

@@ -33,9 +33,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
+    walls, cpus = [], []
     for i in range(args.runs):
         cases, passed, wall, cpu = run_once()
+        walls.append(wall)
+        cpus.append(cpu)
         print(f"run {i + 1}: {cases} cases, {passed} passed, {wall:.1f} s wall, {cpu:.1f} s CPU")
+    print(
+        f"cases={cases} passed={passed} runs={args.runs} wall_s_min={min(walls):.2f} "
+        f"wall_s_max={max(walls):.2f} cpu_s_min={min(cpus):.2f} cpu_s_max={max(cpus):.2f}"
+    )
 
 
 if __name__ == "__main__":

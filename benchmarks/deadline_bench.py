@@ -153,9 +153,14 @@ def main() -> None:
     parser.add_argument("--draw", type=int, default=0, help="also time drawing N results' diagrams")
     args = parser.parse_args()
     kinds = ("sqlite", "postgresql") if args.db == "both" else (args.db,)
+    seconds = {}
     with tempfile.TemporaryDirectory() as tmp:
         for kind in kinds:
-            asyncio.run(_run(kind, args.games, args.draw, Path(tmp)))
+            seconds[kind] = asyncio.run(_run(kind, args.games, args.draw, Path(tmp)))
+    figures = [f"games={args.games}"]
+    figures += [f"{kind}_s={s:.1f} {kind}_ms_per_game={1000 * s / args.games:.1f}"
+                for kind, s in seconds.items()]  # fmt: skip
+    print(" ".join([*figures, f"target_s={TARGET_S:.0f}"]))
 
 
 if __name__ == "__main__":

@@ -73,6 +73,12 @@ def main() -> None:
             f"{gifs[-1].stat().st_size // 1024} KB); transcript "
             f"{(folder / 'transcript.txt').stat().st_size // 1024} KB"
         )
+        print(
+            f"runs={args.runs} median_s={statistics.median(times):.1f} max_s={max(times):.1f} "
+            f"folder_mib={_size(folder) / 2**20:.1f} largest_png_kb="
+            f"{pngs[-1].stat().st_size // 1024} largest_gif_kb={gifs[-1].stat().st_size // 1024} "
+            f"target_s={TARGET_S:.0f}"
+        )
 
 
 if __name__ == "__main__":

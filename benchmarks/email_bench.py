@@ -197,6 +197,7 @@ def main() -> None:
         f"  judge:                median {figures['judge_median_ms']} ms, p90 {figures['judge_p90_ms']} ms"
     )
     print(f"  ratio of medians: {figures['ratio_of_medians']} (target <= 1.5)")
+    print(" ".join(f"{k}={v}" for k, v in figures.items()) + " target_ratio=1.5")
 
 
 if __name__ == "__main__":

@@ -117,6 +117,9 @@ def main(argv: list[str] | None = None) -> int:
             f"matches played out (never decided early): {full:.1f} matches/s, "
             f"{full_rounds:.1f} rounds a match on average"
         )
+        flat = {k: v for k, v in figures.items() if not isinstance(v, dict)}
+        print(" ".join(f"{k}={v}" for k, v in flat.items()) + " target_ticks_per_second=5000 "
+              "target_matches_per_second=50")  # fmt: skip
     return 0
 
 

@@ -103,6 +103,7 @@ def main() -> None:
             materials = _materials(db)
         finally:
             db.dispose()
+    figures = {}
     for mail, label in ((True, "results mail (HTML, 960-px pictures inline)"),
                         (False, "for comparison: text and the chat's 1280-px set attached")):  # fmt: skip
         sizes = [(_mail(m, p, mail=mail), m.before.round) for m, p in materials]
@@ -116,6 +117,12 @@ def main() -> None:
         (total, parts), number = middle
         shown = ", ".join(f"{k} {v / 1000:.0f} KB" for k, v in parts.items())
         print(f"  median round ({number}): {total / 1000:.0f} KB = base64 of {shown}")
+        kind = "html" if mail else "attached"
+        figures[f"{kind}_rounds"] = str(len(totals))
+        for name, value in (("min", min(totals)), ("median", statistics.median(totals)),
+                            ("max", max(totals))):  # fmt: skip
+            figures[f"{kind}_{name}_kb"] = f"{value / 1000:.0f}"
+    print(" ".join(f"{k}={v}" for k, v in figures.items()))
 
 
 if __name__ == "__main__":

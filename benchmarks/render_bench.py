@@ -81,8 +81,11 @@ def main() -> None:
         "GIF bytes": len(render_round(rec.states, rec.events, ruleset).gif),
     }
     print(f"render benchmark: {len(rec.events)} events, median of {args.repeat} runs, one process")
+    figures = {}
     for name, fn in cases.items():
         median, worst = _time(fn, args.repeat)
+        key = name.strip().split(" (")[0].replace(" ", "_")
+        figures[f"{key}_ms"] = f"{median:.1f}"
         target = TARGETS_MS.get(name)
         verdict = (
             ""
@@ -92,6 +95,8 @@ def main() -> None:
         print(f"{name:32} {median:8.1f} ms  (max {worst:.1f}){verdict}")
     for name, size in sizes.items():
         print(f"{name:32} {size:8d}")
+        figures[name.replace(" ", "_")] = str(size)
+    print(" ".join(f"{k}={v}" for k, v in figures.items()))
 
 
 if __name__ == "__main__":

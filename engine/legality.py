@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .geometry import Side
+from .geometry import CELL_COUNT, Side
 from .orders import Catch, DragonOrder, Pass, PlayerOrder, RoundOrders, Steal
 from .problems import Code, Order, Problem
 from .resolution.geo import DIST, dragon_after, dragon_cells_problem
@@ -66,6 +66,9 @@ _MESSAGES: dict[Code, str] = {
     Code.PENALTY_TICK: "a penalty cannot be set for tick {tick}",
     Code.PENALTY_NO_WARNING: "the {side} team was not warned in round {round}: no penalty yet",
     Code.GM_ONLY: "only a game master may order a penalty",
+    Code.PASS_NOT_A_LINE: "cell {cell} is not on a straight line or a diagonal from {from_cell}",
+    Code.DRAGON_ONE_ACTION: "a dragon does one thing a tick: a strike or a flame",
+    Code.FIRE_BREATH: "after a fire wall the dragon breathes in: no flame this round and the next",
     Code.DUPLICATE: "a second order for the same tick {tick}",
 }
 
@@ -347,7 +350,7 @@ class _PlayerWalk:
         assert self.cell is not None and self.height is not None
         ok = True
         if not 1 <= o.cell < len(DIST):
-            self.add(Code.CELL_INVALID, o, cell=o.cell)
+            self.add(Code.CELL_INVALID, o, cell=o.cell, max=CELL_COUNT)
             ok = False
         elif DIST[self.cell][o.cell] > rules.player_speed:
             self.add(
@@ -417,7 +420,7 @@ class _PlayerWalk:
             self.add(Code.PASS_NO_BALL, o, number=o.number, ball=a.ball)
             bad = True
         if not 1 <= a.cell < len(DIST):
-            self.add(Code.CELL_INVALID, o, cell=a.cell)
+            self.add(Code.CELL_INVALID, o, cell=a.cell, max=CELL_COUNT)
             bad = True
         elif self.cell is not None:
             dist = DIST[self.cell][a.cell]

@@ -78,7 +78,7 @@ def square_problems(
             start = (p.cell, p.height)
         cell, height = walk.get((o.side, o.number), start)
         if not field.is_cell(o.cell):
-            out.append(problem(Code.CELL_INVALID, o, o.tick, cell=o.cell))
+            out.append(problem(Code.CELL_INVALID, o, o.tick, cell=o.cell, max=field.cell_count))
             continue
         if o.height not in rules.heights:
             out.append(
@@ -153,8 +153,11 @@ def _action(
         at_head = any(d.head == a.cell for d in state.dragons)
         if at_head and field.distance(o.cell, a.cell) == 1:
             return  # a shot at the head
+        if not field.is_cell(a.cell):
+            out.append(problem(Code.CELL_INVALID, o, o.tick, cell=a.cell, max=field.cell_count))
+            return
         if field.line_direction(o.cell, a.cell) is None:
-            out.append(problem(Code.CELL_INVALID, o, o.tick, cell=a.cell))
+            out.append(problem(Code.PASS_NOT_A_LINE, o, o.tick, from_cell=o.cell, cell=a.cell))
             return
         limit = int(extra.get("throw_max_distance", rules.pass_max_distance))
         dist = field.distance(o.cell, a.cell)
@@ -244,7 +247,7 @@ def _fire(
         return
     d = state.dragon(side)
     if o.strike is not None:  # 001: «только одно» action a tick
-        out.append(problem(Code.FIRE_BUDGET, o, o.tick, fire=o.fire, left=0, ordered=2))
+        out.append(problem(Code.DRAGON_ONE_ACTION, o, o.tick, side=side))
         return
     if o.fire not in ("jet", "wall"):
         out.append(problem(Code.FIRE_BUDGET, o, o.tick, fire=o.fire, left=0, ordered=1))
@@ -255,7 +258,7 @@ def _fire(
     now = (state.round - 1) * rules.ticks_per_round + o.tick
     breath = (d.mark("breath_round") or 0) >= state.round or walls.get(side, False)
     if breath:
-        out.append(problem(Code.FIRE_BUDGET, o, o.tick, fire=o.fire, left=0, ordered=1))
+        out.append(problem(Code.FIRE_BREATH, o, o.tick, side=side))
         return
     if o.fire == "jet":
         ready = max(d.mark("jet_ready") or 0, jets.get(side, 0))

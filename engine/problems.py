@@ -62,6 +62,10 @@ class Code(StrEnum):
     PENALTY_TICK = "penalty_tick"  # {tick}
     PENALTY_NO_WARNING = "penalty_no_warning"  # {side, round}: §10, no warning in the round before
     GM_ONLY = "gm_only"  # {}: only a game master may order this (penalties)
+    # the second edition (seed 001)
+    PASS_NOT_A_LINE = "pass_not_a_line"  # {from_cell, cell}: not along a row, column or diagonal
+    DRAGON_ONE_ACTION = "dragon_one_action"  # {side}: a strike and a flame in one tick
+    FIRE_BREATH = "fire_breath"  # {side}: the deep breath after a fire wall
     DUPLICATE = (
         "duplicate"  # {number, tick}: a second order for the same player (or dragon) and tick
     )

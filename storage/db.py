@@ -13,20 +13,23 @@ crash of the process, not a power loss or an OS crash (docs/service.md).
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, DisconnectionError
 from sqlalchemy.orm import sessionmaker
 from sqlmodel import Session
 
 __all__ = ["Database", "DatabaseError", "sqlite_file"]
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
+_ASYNC_COMMIT = text("SET LOCAL synchronous_commit TO OFF")
 
 
 class DatabaseError(RuntimeError):
@@ -60,6 +63,33 @@ def _sqlite_engine(url: str, *, immediate: bool = True, **kw: Any) -> Engine:
     return engine
 
 
+# A pooled connection idle longer than this is tested before use (the server
+# may have restarted or dropped it).  Testing every one (``pool_pre_ping``) cost
+# a round trip per transaction — three per message; one used a moment ago is
+# alive, and if it is not, the transaction fails as any other database error
+# does (an inbound message not stored is fetched again; one not worked on is
+# worked on by ``GameService.recover``) and the pool starts afresh.
+IDLE_PING_SECONDS = 10.0
+
+
+def _ping_when_idle(engine: Engine) -> None:
+    @event.listens_for(engine, "checkin")
+    def _checkin(_dbapi_connection: Any, record: Any) -> None:
+        record.info["idle_since"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _checkout(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.get("idle_since")
+        if since is None or time.monotonic() - since < IDLE_PING_SECONDS:
+            return  # new, or used a moment ago
+        try:
+            alive = engine.dialect.do_ping(dbapi_connection)
+        except Exception as exc:
+            raise DisconnectionError(str(exc)) from exc  # the pool connects anew
+        if not alive:
+            raise DisconnectionError("the connection did not answer")
+
+
 def sqlite_file(url: str) -> Path | None:
     """The file of an SQLite URL (None: another database, or one in memory)."""
     try:
@@ -89,12 +119,19 @@ class Database:
             self._read_engine = _sqlite_engine(url, immediate=False, echo=echo)
         elif self.dialect == "postgresql":
             connect_args = {"options": f"-csearch_path={schema}"} if schema else {}
-            self.engine = create_engine(
-                url, connect_args=connect_args, pool_pre_ping=True, echo=echo
-            )
+            self.engine = create_engine(url, connect_args=connect_args, echo=echo)
+            _ping_when_idle(self.engine)
             self._read_engine = self.engine
         else:
             raise DatabaseError(f"unsupported database {self.dialect!r}: use sqlite or postgresql")
+        # SQLite: one writer at a time.  A thread that finds the write lock taken
+        # sleeps in SQLite's busy handler — 1, 2, 5, 10 … up to 100 ms between
+        # tries — and may sleep on long after the lock is free: under a burst
+        # of messages that, not the work, made the slowest answers.  The
+        # threads of this process queue here instead and start the moment the
+        # writer before them ends (another process — a second ``serve`` is
+        # refused, a CLI command is not — still meets the busy handler).
+        self._writer = threading.RLock() if self.dialect == "sqlite" else None
         self._sessions = sessionmaker(self.engine, class_=Session, expire_on_commit=False)
         self._readers = sessionmaker(self._read_engine, class_=Session, expire_on_commit=False)
 
@@ -103,9 +140,22 @@ class Database:
         return self.dialect == "sqlite"
 
     @contextmanager
+    def _writing(self) -> Iterator[None]:
+        if self._writer is None:
+            yield
+            return
+        # Never longer than SQLite itself would wait: then SQLite decides, as before.
+        held = self._writer.acquire(timeout=SQLITE_BUSY_TIMEOUT_MS / 1000)
+        try:
+            yield
+        finally:
+            if held:
+                self._writer.release()
+
+    @contextmanager
     def transaction(self) -> Iterator[Session]:
         """A session in one transaction: committed on success, rolled back on error."""
-        with self._sessions() as session, session.begin():
+        with self._writing(), self._sessions() as session, session.begin():
             yield session
 
     @contextmanager
@@ -122,8 +172,31 @@ class Database:
     def connection(self) -> Iterator[Connection]:
         """A bare connection in one transaction, for hot paths that need no ORM
         (storing an inbound message): committed on success, rolled back on error."""
-        with self.engine.begin() as conn:
+        with self._writing(), self.engine.begin() as conn:
             yield conn
+
+    @contextmanager
+    def one_statement(self) -> Iterator[Connection]:
+        """A bare connection for a single statement, which is its own transaction
+        (storing an inbound message).  PostgreSQL runs it in autocommit: no
+        ``BEGIN`` and ``COMMIT`` round trips around it, and committed — waiting
+        for the disk — when it returns.  SQLite: :meth:`connection`."""
+        if self.dialect != "postgresql":
+            with self.connection() as conn:
+                yield conn
+            return
+        with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+            yield conn
+
+    def relax_commit(self, session: Session) -> None:
+        """Let this transaction's commit return before its WAL record is on disk
+        (PostgreSQL ``synchronous_commit=off`` for it alone): a crash of the
+        database server — never one of the judge — may lose it, the database
+        stays consistent.  Only for work that can be done again from what a
+        durable commit kept (docs/service.md, "Durability").  SQLite: nothing
+        (``synchronous=NORMAL`` already)."""
+        if self.dialect == "postgresql":
+            session.execute(_ASYNC_COMMIT)
 
     def dispose(self) -> None:
         self.engine.dispose()

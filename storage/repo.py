@@ -11,8 +11,9 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, bindparam, func, insert, inspect, or_, update
+from sqlalchemy import Connection, bindparam, event, func, insert, inspect, or_, update
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import SessionTransaction
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.util import identity_key
 from sqlmodel import Session, col, select
@@ -216,9 +217,50 @@ def member_by_email(s: Session, address: str) -> Member | None:
     return s.exec(_MEMBER_BY_EMAIL, params={"address": address.strip().lower()}).first()
 
 
+_MEMBERSHIPS_SEEN = "dragonball.memberships"  # Session.info key: (member, game) → row or None
+
+
 def membership(s: Session, member_id: int, game_id: int) -> Membership | None:
+    """The member's role in the game.  Kept for the rest of the transaction: an
+    order message asks four times (what its writer sees, what the chat sees,
+    what he may order, who reads the answer).  The memo is dropped whenever a
+    membership is added, changed or deleted in the session, and at the end of
+    every transaction and rolled-back savepoint (:func:`_forget_memberships`)."""
+    seen: dict[tuple[int, int], Membership | None] = s.info.setdefault(_MEMBERSHIPS_SEEN, {})
+    key = (member_id, game_id)
+    if key in seen and not _memberships_pending(s):
+        held = seen[key]
+        if held is None or not inspect(held).expired:
+            return held
     params = {"member_id": member_id, "game_id": game_id}
-    return s.exec(_MEMBERSHIP, params=params).first()
+    found: Membership | None = s.exec(_MEMBERSHIP, params=params).first()
+    # anew: the query's autoflush may have dropped the memo
+    s.info.setdefault(_MEMBERSHIPS_SEEN, {})[key] = found
+    return found
+
+
+def _memberships_pending(s: Session) -> bool:
+    """A membership added, changed or deleted and not yet flushed: the query must
+    run (its autoflush writes it first)."""
+    return any(isinstance(o, Membership) for o in (*s.new, *s.dirty, *s.deleted))
+
+
+@event.listens_for(Session, "after_flush")
+def _forget_flushed(s: Session, _context: object) -> None:
+    # Still the pre-flush lists here: a membership written now makes every memo stale.
+    if _memberships_pending(s):
+        s.info.pop(_MEMBERSHIPS_SEEN, None)
+
+
+@event.listens_for(Session, "after_soft_rollback")  # also a savepoint's
+def _forget_memberships(s: Session, *_args: object) -> None:
+    s.info.pop(_MEMBERSHIPS_SEEN, None)
+
+
+@event.listens_for(Session, "after_transaction_end")
+def _forget_at_end(s: Session, transaction: SessionTransaction) -> None:
+    if transaction.parent is None:  # the transaction, not a savepoint released
+        s.info.pop(_MEMBERSHIPS_SEEN, None)
 
 
 def memberships(s: Session, game_id: int) -> list[tuple[Membership, Member]]:

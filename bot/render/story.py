@@ -12,9 +12,10 @@ from __future__ import annotations
 from .story_base import Line, Secrets, score_text
 from .story_contact import ContactStory
 from .story_flight import FlightStory
+from .story_square import SquareStory
 
 __all__ = ["Line", "Secrets", "TickStory", "score_text"]
 
 
-class TickStory(FlightStory, ContactStory):
+class TickStory(SquareStory, FlightStory, ContactStory):
     """Every ``on_<kind>`` handler of both halves of a tick."""

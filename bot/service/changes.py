@@ -19,7 +19,7 @@ from engine.orders import DragonOrder, PlayerOrder, Substitution
 from engine.ruleset import Ruleset
 from engine.state import MatchState
 from storage import repo
-from storage.models import Game, Member, Membership, OrderRow, Round
+from storage.models import Game, Member, Membership, OrderRow, Round, Team
 
 from . import audience, notify
 from .context import Actor, Tx, game_code
@@ -88,7 +88,7 @@ def tell(
     if not (filed or cleared):
         return 0
     author_id = actor.member.id if actor.member is not None else None
-    teams = repo.teams(tx.s, game.id)
+    teams: dict[str, Team] | None = None  # read once somebody is to be told
     sent = 0
     for ms, member in repo.memberships(tx.s, game.id):
         if member.id == author_id or ms.side is None:
@@ -97,6 +97,8 @@ def tell(
         gone = [r for r in cleared if _concerns(ms, Piece(r.side, r.unit, r.number))]
         if not (mine or gone):
             continue
+        if teams is None:
+            teams = repo.teams(tx.s, game.id)
         dest = notify.member_destination(member, audience=ms.side)
         team = teams.get(ms.side)
         if dest is None or _reads_group(dest, team is not None and bool(team.chat), seen_by, ms):

@@ -50,6 +50,14 @@ __all__ = ["GameService"]
 log = get_logger(__name__)
 T = TypeVar("T")
 
+# Reading an order message before the write transaction (``_plan``) keeps the
+# reading out of the write lock, but costs a read transaction of its own (the
+# writer, his game, his role, the round and the orders on file, all asked
+# again under the lock).  A typical message (a dozen lines) reads in well
+# under a millisecond, less than that transaction costs: only a long one —
+# a game master's sheets for both teams — is read beforehand.
+PLAN_MIN_CHARS = 2000
+
 
 class GameService:
     """The transport-free core of the judge.
@@ -186,8 +194,9 @@ class GameService:
         committed before it is read, then worked on and answered in a second one.
         Returns the reply, the answers claimed for the couriers, and whether the
         listeners must hear of it (something else queued, or a command ran)."""
-        # Not the ORM: one INSERT … ON CONFLICT DO NOTHING is the whole first step.
-        with self.db.connection() as conn:
+        # Not the ORM: one INSERT … ON CONFLICT DO NOTHING is the whole first step
+        # (on PostgreSQL not even a BEGIN and COMMIT around it).
+        with self.db.one_statement() as conn:
             stored = inbound.store(conn, msg, self.clock.now())
         if on_stored is not None:
             on_stored()
@@ -200,7 +209,8 @@ class GameService:
     ) -> tuple[Reply, list[OutboxItem], bool]:
         """Work on a stored message and answer it, in one transaction that first
         claims it (so it is worked on once, even by two processes recovering it)."""
-        plan = self._plan(msg)  # parsing and legality, outside the write transaction
+        # parsing and legality outside the write transaction, for a long message
+        plan = self._plan(msg) if len(msg.text) >= PLAN_MIN_CHARS else None
         try:
             with self.db.transaction() as s:
                 if not repo.claim_inbound(s, stored):
@@ -214,6 +224,10 @@ class GameService:
                     s, stored, status=outcome.status, game_id=outcome.game_id,
                     member_id=actor.member.id if actor.member else None,
                 )  # fmt: skip
+                if commands.parse_command(msg.text) is None:
+                    # Orders: if a crash of the database server loses this commit, the
+                    # stored message is worked on again (docs/service.md, "Durability").
+                    self.db.relax_commit(s)
             self.positions.add(tx.read_positions)
         except Exception as exc:  # a bug must not lose the message or silence the sender
             log.exception("processing an inbound message failed", external_id=msg.external_id)

@@ -325,3 +325,25 @@ async def test_wrong_password_is_an_error_not_a_crash(dovecot: Dovecot, mailbox:
 
     await running(inbound, check)
     assert "LOGIN" in inbound.last_error
+
+
+async def test_connection_cut_mid_idle_loses_nothing(
+    dovecot: Dovecot, mailbox: MailUser, cutting_proxy: CuttingProxy
+) -> None:
+    sink = Sink()
+    inbound = ImapInbound(
+        dovecot.imap_config(mailbox, port=cutting_proxy.port), sink, backoff_initial=0.05
+    )
+
+    async def check() -> None:
+        await until(lambda: inbound.connections == 1)
+        dovecot.deliver(mailbox, _mail(1))
+        await until(lambda: len(sink.mails) == 1)
+        await asyncio.sleep(0.2)  # back in IDLE
+        assert cutting_proxy.cut_all() == 1
+        dovecot.deliver(mailbox, _mail(2))  # arrives while nobody listens
+        await until(lambda: len(mailbox.files("Processed")) == 2, timeout=30)
+
+    await running(inbound, check)
+    assert inbound.connections == 2
+    assert [int(m.raw.rsplit(b"#", 1)[1]) for m in sink.mails] == [1, 2]  # each once

@@ -125,6 +125,9 @@ def test_error_classification() -> None:
     assert not classify_error(aiosmtplib.SMTPSenderRefused(550, "no", "judge@x")).permanent
     assert classify_error(aiosmtplib.SMTPDataError(554, "spam")).permanent
     assert not classify_error(aiosmtplib.SMTPDataError(451, "later")).permanent
+    # 421: the server is closing the connection (busy, shutting down): later.
+    assert not classify_error(aiosmtplib.SMTPResponseException(421, "closing")).permanent
+    assert not classify_error(aiosmtplib.SMTPRecipientRefused(421, "busy", "a@b.c")).permanent
     assert not classify_error(aiosmtplib.SMTPAuthenticationError(535, "bad")).permanent
     assert "timeout" in classify_error(TimeoutError()).reason
 

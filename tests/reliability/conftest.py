@@ -18,7 +18,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--kill-trials",
         type=int,
-        default=4,
+        default=3,
         help="SIGKILLs of the judge in the kill-trial test (100 for the full trial)",
     )
 

@@ -1,16 +1,21 @@
-"""Messages stored but never worked on are worked on later, once; order messages
-are read and checked outside the write transaction (no lock while parsing)."""
+"""Messages stored but never worked on are worked on later, once; long order
+messages are read and checked outside the write transaction (no lock while
+parsing), short ones under it (cheaper than a transaction more)."""
 
 from __future__ import annotations
 
 import sqlite3
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
-from support.service_table import Table, orders_text
+from sqlalchemy import event
+from support.service_table import Table, make_table, orders_text, set_up_game
 
 from bot.service import Inbound, inbound, ordering
+from bot.service import service as service_module
 from storage.models import InboundMessage, OrderRow
+from storage.testing import temporary_database
 
 
 def _message(table: Table, user: int, text: str, n: int) -> Inbound:
@@ -62,9 +67,14 @@ async def test_a_recovered_passphrase_command_asks_to_send_it_again(table: Table
     assert row.status == "refused" and "тайное" not in row.text
 
 
-async def test_orders_are_parsed_while_nobody_holds_the_write_lock(
-    table: Table, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def planned(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every order message read before the write transaction, however short."""
+    monkeypatch.setattr(service_module, "PLAN_MIN_CHARS", 0)
+
+
+def _watch_the_lock(table: Table, monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Whether the write lock was free at each parse of an order message."""
     path = table.db.engine.url.database
     assert path is not None
     free: list[bool] = []
@@ -83,13 +93,42 @@ async def test_orders_are_parsed_while_nobody_holds_the_write_lock(
         return real(*args, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(ordering, "parse_message", watched)
+    return free
+
+
+async def test_orders_are_parsed_while_nobody_holds_the_write_lock(
+    table: Table, monkeypatch: pytest.MonkeyPatch, planned: None
+) -> None:
+    free = _watch_the_lock(table, monkeypatch)
     reply = await table.say(201, orders_text(table.state(), "left"))
     assert reply.status == "ok", reply.text
     assert free == [True]  # parsed once, outside the write transaction
 
 
-async def test_a_plan_made_stale_by_newer_orders_is_read_again(
+async def test_a_short_message_is_parsed_once_under_the_lock(
     table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = orders_text(table.state(), "left")
+    assert len(text) < service_module.PLAN_MIN_CHARS
+    free = _watch_the_lock(table, monkeypatch)
+    reply = await table.say(201, text)
+    assert reply.status == "ok", reply.text
+    assert free == [False]  # parsed once, in the write transaction: no planning one
+
+
+async def test_a_long_message_is_parsed_outside_the_lock(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = orders_text(table.state(), "left")
+    text += "\n" + "-- комментарий капитана\n" * (service_module.PLAN_MIN_CHARS // 20)
+    free = _watch_the_lock(table, monkeypatch)
+    reply = await table.say(201, text)
+    assert reply.status == "ok", reply.text
+    assert free == [True]
+
+
+async def test_a_plan_made_stale_by_newer_orders_is_read_again(
+    table: Table, monkeypatch: pytest.MonkeyPatch, planned: None
 ) -> None:
     state = table.state()
     first = _message(table, 201, orders_text(state, "left", [1]), 4)
@@ -110,7 +149,9 @@ async def test_a_plan_made_stale_by_newer_orders_is_read_again(
     assert {r.number for r in rows if r.unit == "player" and r.side == "left"} >= {1, 2}
 
 
-async def test_a_fitting_plan_is_used_as_is(table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_fitting_plan_is_used_as_is(
+    table: Table, monkeypatch: pytest.MonkeyPatch, planned: None
+) -> None:
     msg = _message(table, 201, orders_text(table.state(), "left"), 5)
     plan = table.service._plan(msg)
     assert isinstance(plan, ordering.OrderPlan)
@@ -123,3 +164,32 @@ async def test_a_fitting_plan_is_used_as_is(table: Table, monkeypatch: pytest.Mo
     assert (await table.service.receive(replace(msg))).status == "ok"
     assert parses == []
     assert table.outbox(kind="ack")
+
+
+async def test_on_postgresql_only_the_work_on_orders_skips_the_wait_for_the_disk(
+    tmp_path: Path,
+) -> None:
+    """The stored message is committed durably; the work on an order message is
+    not waited for on disk (it is done again from the stored message if the
+    database server crashes and loses it); a command's always is."""
+    with temporary_database("postgresql", tmp_path) as db:
+        table = make_table(db)
+        await set_up_game(table)
+        relaxed: list[bool] = []
+
+        def watch(conn: object, _cursor: object, statement: str, *_: object) -> None:
+            if statement.startswith("INSERT INTO inbound"):
+                relaxed.append(False)
+            elif "synchronous_commit" in statement:
+                relaxed[-1] = True
+
+        event.listen(db.engine, "before_cursor_execute", watch)
+        try:
+            assert (await table.say(201, orders_text(table.state(), "left"))).status == "ok"
+            assert (await table.say(201, "/status")).status == "ok"
+        finally:
+            event.remove(db.engine, "before_cursor_execute", watch)
+        assert relaxed == [True, False]
+        # what a lost commit leaves behind is what the first test recovers from
+        [row] = table.rows(InboundMessage, InboundMessage.text == "/status")
+        assert row.status == "ok"

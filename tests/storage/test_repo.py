@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -234,3 +235,153 @@ def test_the_same_game_row_is_not_read_twice(db: Database) -> None:
         assert locked is game  # the lock (PostgreSQL) refreshes the same object
         assert repo.get_game(s, game_id + 1000) is None
         assert repo.round_by_id(s, None) is None
+
+
+def test_a_membership_asked_again_in_a_transaction_is_not_read_again(db: Database) -> None:
+    """The memo of ``repo.membership``: one query per transaction, yet never stale
+    (a membership added, changed, deleted or rolled back is seen at once)."""
+    from sqlalchemy import event
+
+    from storage.models import Member, Membership
+
+    game_id = _game(db)
+    with db.transaction() as s:
+        member = Member(name="Иванов")
+        s.add(member)
+        s.flush()
+        assert member.id is not None
+        member_id = member.id
+    queries: list[str] = []
+
+    def count(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+        if "FROM memberships" in statement:
+            queries.append(statement)
+
+    event.listen(db.engine, "before_cursor_execute", count)
+    try:
+        with db.transaction() as s:
+            assert repo.membership(s, member_id, game_id) is None
+            assert repo.membership(s, member_id, game_id) is None
+            assert len(queries) == 1
+            ms = Membership(member_id=member_id, game_id=game_id, side="left", role="player")
+            s.add(ms)  # not flushed yet: the query flushes it and finds it
+            assert repo.membership(s, member_id, game_id) is ms
+            assert repo.membership(s, member_id, game_id) is ms
+            assert len(queries) == 2
+            ms.role = "captain"
+            found = repo.membership(s, member_id, game_id)
+            assert found is not None and found.role == "captain"
+            with pytest.raises(RuntimeError), s.begin_nested():
+                s.delete(ms)
+                assert repo.membership(s, member_id, game_id) is None
+                raise RuntimeError("a refusal undoes the savepoint")
+            assert repo.membership(s, member_id, game_id) is not None  # back again
+        with db.transaction() as s:  # a new transaction reads afresh
+            before = len(queries)
+            found = repo.membership(s, member_id, game_id)
+            assert found is not None and found.role == "captain"
+            assert len(queries) == before + 1
+    finally:
+        event.remove(db.engine, "before_cursor_execute", count)
+
+
+def test_a_connection_dropped_while_idle_is_replaced_before_use(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PostgreSQL (SQLite has no server to drop a connection): a pooled
+    connection idle for a while is tested before use, so a server that dropped
+    it (restart, idle timeout) costs nobody a failed transaction; one used a
+    moment ago is not tested (no round trip more)."""
+    from sqlalchemy import create_engine, event, text
+
+    from storage import db as db_module
+    from storage.testing import POSTGRES_URL, temporary_database
+
+    statements: list[str] = []
+
+    def count(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+        statements.append(statement)
+
+    with temporary_database("postgresql", tmp_path) as db:
+        with db.transaction() as s:
+            backend = s.execute(text("SELECT pg_backend_pid()")).scalar()
+        event.listen(db.engine, "before_cursor_execute", count)
+        with db.transaction() as s:  # used a moment ago: not tested
+            assert s.execute(text("SELECT pg_backend_pid()")).scalar() == backend
+        assert len(statements) == 1
+        admin = create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
+        try:
+            with admin.connect() as conn:
+                conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": backend})
+        finally:
+            admin.dispose()
+        monkeypatch.setattr(db_module, "IDLE_PING_SECONDS", 0.0)  # as if idle for long
+        with db.transaction() as s:
+            assert s.execute(text("SELECT pg_backend_pid()")).scalar() != backend
+        event.remove(db.engine, "before_cursor_execute", count)
+
+
+def test_an_inbound_message_is_stored_in_one_statement_committed_at_once(db: Database) -> None:
+    """``Database.one_statement``: the insert is committed when it returns (on
+    PostgreSQL in autocommit, no BEGIN/COMMIT round trips); a redelivery is
+    recognised there."""
+    values = {
+        "channel": "telegram", "external_id": "5:1", "sender": "5", "chat": "5",
+        "subject": None, "text": "1: 36 в2", "raw": b"{}", "received_at": T0,
+        "edit_of": None, "authenticated": False, "meta": None, "game_hint": None,
+        "reply_ref": "1", "stored_at": T0,
+    }  # fmt: skip
+    with db.one_statement() as conn:
+        first = repo.insert_inbound(conn, values)
+        if not db.is_sqlite:  # committed already, while the connection is still open
+            assert conn.connection.dbapi_connection.autocommit  # type: ignore[union-attr]
+            with db.reading() as s:
+                found = repo.inbound_by_external(s, "telegram", "5:1")
+                assert found is not None and found.id == first
+    with db.reading() as s:
+        found = repo.inbound_by_external(s, "telegram", "5:1")
+        assert found is not None and found.id == first
+    with db.one_statement() as conn:
+        assert repo.insert_inbound(conn, values) is None  # delivered twice: stored once
+    with db.transaction() as s:  # the pooled connection is back in transactions
+        s.add(InboundMessage(channel="email", external_id="x", sender="a", text="", raw=b"",
+                             received_at=T0))  # fmt: skip
+        s.flush()
+        if not db.is_sqlite:
+            assert not s.connection().connection.dbapi_connection.autocommit  # type: ignore[union-attr]
+
+
+def test_sqlite_writers_of_one_process_queue_for_the_write_lock(tmp_path: Path) -> None:
+    """A second writer waits for the first in the process (and starts when it
+    ends) instead of sleeping in SQLite's busy handler: its BEGIN is sent only
+    after the first one's COMMIT."""
+    import threading
+
+    from sqlalchemy import event, text
+
+    from storage.testing import temporary_database
+
+    with temporary_database("sqlite", tmp_path) as db:
+        log: list[tuple[str, str]] = []
+
+        def watch(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+            log.append((threading.current_thread().name, statement.split()[0]))
+
+        event.listen(db.engine, "before_cursor_execute", watch)
+        event.listen(
+            db.engine, "commit", lambda _c: log.append((threading.current_thread().name, "COMMIT"))
+        )
+
+        def second() -> None:
+            with db.transaction() as s:
+                s.execute(text("SELECT 1"))
+
+        with db.transaction() as s:
+            s.execute(text("SELECT 1"))
+            other = threading.Thread(target=second, name="second")
+            other.start()
+            other.join(timeout=0.2)  # it cannot begin while this one holds the lock
+            assert other.is_alive() and not [e for e in log if e[0] == "second"]
+        other.join()
+        mine = threading.current_thread().name
+        assert log.index((mine, "COMMIT")) < log.index(("second", "BEGIN"))

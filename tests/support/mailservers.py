@@ -404,6 +404,14 @@ class CuttingProxy:
             self._server.close()
             await self._server.wait_closed()
 
+    def cut_all(self) -> int:
+        """Cut every connection now (mid-IDLE, mid-anything); returns how many."""
+        writers = list(self._writers)
+        for writer in writers:
+            writer.close()
+        self.cuts += len(writers) // 2
+        return len(writers) // 2
+
     def cut_next_fetch(self, after_bytes: int) -> None:
         """Cut the connection ``after_bytes`` into the next message body sent."""
         self._cut_after = after_bytes
