@@ -107,6 +107,8 @@ def build_app(config: Config, *, clock: Clock | None = None) -> App:
         )  # fmt: skip
         service.watermarks.expect("email", reader.refresh)
         parts.append(Part("imap", run=reader.run, stop=reader.close))
+    if config.web.enabled:
+        parts.append(_adapter("bot.web", "web").web_part(config, service))
     scheduler = DeadlineScheduler(service.run_due, clock)
     worker = OutboxWorker(service, channels, clock)
     service.listeners += [scheduler.wake, worker.wake]

@@ -52,6 +52,7 @@ __all__ = [
     "MailConfig",
     "SmtpConfig",
     "TelegramConfig",
+    "WebConfig",
     "load_config",
 ]
 
@@ -185,6 +186,28 @@ class TelegramConfig(_Section):
         return self
 
 
+class WebConfig(_Section):
+    """The ordering page and replays, served by the judge itself (docs/web.md)."""
+
+    enabled: bool = False
+    listen: str = "127.0.0.1"
+    port: int = Field(default=8080, ge=1, le=65535)
+    # Where players reach it (behind a reverse proxy with TLS): the buttons point here.
+    public_url: str | None = None
+    # Signs the personal links of e-mail players; long and random.
+    link_secret: SecretStr | None = None
+    # Telegram's signed launch data older than this is refused (seconds).
+    init_data_max_age: int = Field(default=86400, ge=60)
+
+    @model_validator(mode="after")
+    def _complete(self) -> WebConfig:
+        if self.enabled and _blank(self.public_url):
+            _require("public_url", "field required when web.enabled is true")
+        if self.public_url is not None and not self.public_url.startswith(("https://", "http://")):
+            _require("public_url", "must start with https:// (or http:// for a local test)")
+        return self
+
+
 def _default_port(data: Any, default_security: str, ports: dict[str, int]) -> Any:
     """Fill in the usual port for the chosen security when none is given."""
     if isinstance(data, dict) and data.get("port") is None:
@@ -302,6 +325,7 @@ class Config(BaseSettings):
     smtp: SmtpConfig = Field(default_factory=SmtpConfig)
     mail: MailConfig = Field(default_factory=MailConfig)
     logging: LoggingConfig = Field(default_factory=LoggingConfig)
+    web: WebConfig = Field(default_factory=WebConfig)
 
     @classmethod
     def settings_customise_sources(
@@ -317,7 +341,12 @@ class Config(BaseSettings):
 
     def secret_values(self) -> list[str]:
         """The configured secrets in clear text, for the log redactor."""
-        secrets = [self.telegram.token, self.imap.password, self.smtp.password]
+        secrets = [
+            self.telegram.token,
+            self.imap.password,
+            self.smtp.password,
+            self.web.link_secret,
+        ]
         return [s.get_secret_value() for s in secrets if s is not None and s.get_secret_value()]
 
 

@@ -30,7 +30,7 @@ def _readme(lang: str) -> str:
 
 # Everything the demo writes; only these are removed when a previous output is replaced.
 OWN = ("README.txt", "dragonball.db", "dragonball.db-wal", "dragonball.db-shm", "transcript.txt",
-       "reports", "diagrams")  # fmt: skip
+       "reports", "diagrams", "replay")  # fmt: skip
 
 
 class FolderError(Exception):
@@ -56,6 +56,10 @@ class DemoFolder:
     @property
     def diagrams(self) -> Path:
         return self.root / "diagrams"
+
+    @property
+    def replay(self) -> Path:
+        return self.root / "replay"
 
     def is_demo_output(self) -> bool:
         try:

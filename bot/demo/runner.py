@@ -37,6 +37,8 @@ from bot.service import (
     Reply,
     ServiceSettings,
 )
+from bot.service.context import Tx
+from bot.service.replay import replay_pages
 from engine.dice import derive_seed
 from engine.events import Kind
 from engine.geometry import SIDES, Side
@@ -232,6 +234,7 @@ async def run_demo(
         if not state.ended:  # its title would say the match goes on
             summary = stopped_title(played, options.lang) + summary[summary.index("\n") :]
         folder.write_summary(summary)
+        await demo.service.read(partial(_write_replay, folder, demo.game_id, options.lang))
     finally:
         if demo is not None and demo.mailbox is not None:
             await demo.mailbox.close()
@@ -429,3 +432,11 @@ def _file_round(demo: _Demo, number: int) -> None:
             f"expected the results of round {number} once in the public channel, got {len(results)}"
         )
     demo.options.folder.file_round(number, results.pop())
+
+
+def _write_replay(folder: DemoFolder, game_id: int, lang: str, tx: Tx) -> None:
+    """The match's replay as static pages that open from the demo folder."""
+    target = folder.replay
+    target.mkdir(exist_ok=True)
+    for name, html in replay_pages(tx, game_id, lang).items():
+        (target / name).write_text(html, encoding="utf-8")

@@ -19,7 +19,7 @@ from engine.ruleset import Ruleset
 from storage import repo
 from storage.models import Game
 
-from . import audience, gm, gm_setup, invitations, members, ordering, rounds
+from . import audience, gm, gm_setup, invitations, members, odds, ordering, rounds
 from .api import Inbound
 from .audience import PUBLIC, Audience, Shown, View
 from .context import Actor, ServiceError, Tx, game_code, parse_game_code
@@ -54,7 +54,7 @@ ALIASES = {
     "игра": "game", "пароль": "passphrase", "sheet": "orders", "language": "lang",
     "приглашения": "invitations", "отозвать": "revoke",
     "опоздавшие": "lateorders", "отчёт": "report", "отчет": "report",
-    "пояс": "tz", "timezone": "tz",
+    "пояс": "tz", "timezone": "tz", "шансы": "odds",
 }  # fmt: skip
 
 _COMMAND = re.compile(r"\s*/(\w+)(?:@\w+)?(.*)", re.DOTALL)
@@ -148,6 +148,19 @@ def _orders(r: Request) -> Outcome:
     return Outcome(
         "raw", game_id=game_id, secrecy=View(wanted), shown=Shown(text)
     )  # fmt: skip
+
+
+def _odds(r: Request) -> Outcome:
+    """The chances of the sheet on file: shown where the sheet may be."""
+    game_id, args = r.game_id()
+    tx = r.tx
+    wanted = ordering.sheet_sides(tx, r.actor, game_id, args[0].lower() if args else None)
+
+    def text(seen: View, lang: str) -> str | None:
+        sides = wanted & seen.sides
+        return odds.odds_text(tx, game_id, sides, lang) if sides else None
+
+    return Outcome("raw", game_id=game_id, secrecy=View(wanted), shown=Shown(text))
 
 
 def _clear(r: Request) -> Outcome:
@@ -551,6 +564,7 @@ def _setchannel(r: Request) -> Outcome:
 
 COMMANDS: dict[str, Callable[[Request], Outcome]] = {
     "orders": _orders,
+    "odds": _odds,
     "clear": _clear,
     "ready": lambda r: _ready(r, True),
     "wait": lambda r: _ready(r, False),

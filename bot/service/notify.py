@@ -10,7 +10,7 @@ Destinations of a game:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from storage import repo
@@ -235,15 +235,20 @@ def announce(
     kind: str = "announce",
     subject_key: str = N_("subject_announce"),
     to: Iterable[Destination] | None = None,
+    extra: Callable[[Destination], tuple[str, Sequence[tuple[str, str]]]] | None = None,
     **params: object,
 ) -> list[int]:
-    """Queue the text ``key`` to everybody of the game, each in his language."""
+    """Queue the text ``key`` to everybody of the game, each in his language;
+    ``extra`` gives a destination's own addition (text after it, buttons)."""
     params.setdefault("game", game_code(game))
     rows = []
     for dest in to if to is not None else game_destinations(tx, game):
+        more, buttons = extra(dest) if extra is not None else ("", ())
         with reader_zone(dest.zone):  # his deadlines in his own zone, if he chose one
             text, subject = t(key, dest.lang, **params), t(subject_key, dest.lang, **params)
-        rows.append(message(tx, dest, kind, text, game=game, subject=subject))
+        rows.append(
+            message(tx, dest, kind, text + more, game=game, subject=subject, buttons=buttons)
+        )
     return queue_all(tx, rows)
 
 

@@ -26,7 +26,7 @@ from engine.state import MatchState
 from storage import repo
 from storage.models import Game, OrderRow, Round
 
-from . import notify
+from . import notify, weblinks
 from .audience import destination_view
 from .context import ServiceError, Tx, game_code
 from .deadlines import next_deadline, schedule_interval
@@ -159,6 +159,7 @@ def announce_round_open(
         round=rnd.number,
         deadline=lambda lang: format_time(rnd.deadline, game.timezone, lang),
         commitment=rnd.commitment,
+        extra=weblinks.page_extras(tx, game, rnd),
     )
 
 
@@ -285,9 +286,22 @@ def _queue_results(
                 subject=subject,
                 html=html,
                 pictures=pictures,
+                buttons=_replay_button(tx, game, rnd, dest),
             )
         )
     notify.queue_all(tx, rows)
+
+
+def _replay_button(
+    tx: Tx, game: Game, rnd: Round, dest: notify.Destination
+) -> tuple[tuple[str, str], ...]:
+    """The results post links to the round's replay page, where the page is served."""
+    from .replay import replay_url
+
+    url = replay_url(tx, game.id, rnd.number) if game.id is not None else None
+    if url is None or dest.channel != "telegram":
+        return ()
+    return ((t("replay.button", dest.lang), url),)
 
 
 def results_footer(tx: Tx, game: Game, rnd: Round, lang: str) -> str:

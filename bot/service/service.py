@@ -121,6 +121,10 @@ class GameService:
     async def _tx(self, fn: Callable[[Tx], T], now: datetime | None = None) -> T:
         return await asyncio.to_thread(self._tx_sync, fn, now)
 
+    async def read(self, fn: Callable[[Tx], T]) -> T:
+        """Run ``fn`` in a transaction of its own (the web page's questions)."""
+        return await self._tx(fn)
+
     def _actor(self, tx: Tx, by: str) -> Actor:
         channel, _, sender = by.partition(":")
         if by in ("cli", "system"):

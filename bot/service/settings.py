@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -39,6 +40,10 @@ class ServiceSettings:
     # Where players read the rule book: a URL with "{lang}" for ru/en; empty:
     # /rules sends the rule book itself (and the field's picture).
     rules_url: str = ""
+    # The ordering page's public address ([web] public_url; None: no page) and
+    # the key that signs e-mail players' personal links to it (None: no links).
+    web_url: str | None = None
+    web_link_secret: bytes | None = None
     # The demo's reproducible dice: purpose ("game1/round3/attempt1") -> 64 hex
     # digits.  None (always, outside the demo): every seed is drawn at random.
     seed_source: Callable[[str], str] | None = None
@@ -60,4 +65,16 @@ class ServiceSettings:
             reminder_before=timedelta(minutes=g.reminder_minutes),
             deadline_grace=timedelta(seconds=g.deadline_grace_seconds),
             rules_url=g.rules_url,
+            web_url=config.web.public_url.rstrip("/")
+            if config.web.enabled and config.web.public_url
+            else None,
+            web_link_secret=web_link_key(config),
         )
+
+
+def web_link_key(config: Config) -> bytes | None:
+    """The key of the page's personal links, from ``[web] link_secret``."""
+    secret = config.web.link_secret
+    if not config.web.enabled or secret is None or not secret.get_secret_value():
+        return None
+    return hashlib.sha256(b"dragonball-web-link\0" + secret.get_secret_value().encode()).digest()

@@ -27,6 +27,7 @@ from telegram import (
     InputMediaPhoto,
     MessageEntity,
     ReplyParameters,
+    WebAppInfo,
 )
 from telegram.error import (
     BadRequest,
@@ -87,6 +88,7 @@ Diagrams = Literal["album", "animation", "both"]
 # A button URL the service may use without knowing the bot's name:
 # "bot:start" opens the chat with this bot, "bot:start?CODE" starts it with CODE.
 START_LINK = "bot:start"
+WEB_APP = "webapp:"  # a button that opens the ordering page as a Telegram Mini App
 
 
 def expand_url(url: str, username: str | None) -> str | None:
@@ -197,7 +199,10 @@ class TelegramChannel:
             else None
         )
         buttons = [
-            [InlineKeyboardButton(label, url=link)]
+            # "webapp:URL" opens the ordering page as a Mini App (private chats only).
+            [InlineKeyboardButton(label, web_app=WebAppInfo(link[len(WEB_APP) :]))]
+            if link.startswith(WEB_APP)
+            else [InlineKeyboardButton(label, url=link)]
             for label, url in item.buttons
             if (link := expand_url(url, self._username())) is not None
         ]

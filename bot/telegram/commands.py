@@ -55,6 +55,7 @@ class MenuCommand:
 
 PLAYER_COMMANDS = (
     MenuCommand("orders", N_("menu.orders")),
+    MenuCommand("odds", N_("menu.odds")),
     MenuCommand("status", N_("menu.status")),
     MenuCommand("ready", N_("menu.ready")),
     MenuCommand("wait", N_("menu.wait")),
@@ -69,7 +70,7 @@ PLAYER_COMMANDS = (
     MenuCommand("passphrase", N_("menu.passphrase")),
 )
 
-_GROUP_NAMES = ("orders", "status", "ready", "wait", "clear", "help", "rules")
+_GROUP_NAMES = ("orders", "odds", "status", "ready", "wait", "clear", "help", "rules")
 GROUP_COMMANDS = tuple(c for c in PLAYER_COMMANDS if c.name in _GROUP_NAMES)
 
 GM_COMMANDS = (

@@ -1,0 +1,408 @@
+// The ordering page: the field from the judge's own drawing (SVG), taps turned
+// into orders in the order language, every change checked by the judge.
+"use strict";
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const tg = window.Telegram && window.Telegram.WebApp ? window.Telegram.WebApp : null;
+  let auth = "";
+  let lang = null;
+  let data = null;
+  let orders = { players: [], dragons: [], substitutions: [], penalties: [] };
+  let sel = { number: null, tick: null, actTick: null, ball: null, mode: "move", dragon: false };
+  let options = null;
+  let targets = null;
+  let odds = [];
+  let dragonViews = {};
+  let paths = {};
+  let T = {};
+
+  function credentials() {
+    const query = new URLSearchParams(location.search);
+    const hash = new URLSearchParams(location.hash.slice(1));
+    lang = query.get("lang");
+    if (tg && tg.initData) return "tma " + tg.initData;
+    if (hash.get("tgWebAppData")) return "tma " + hash.get("tgWebAppData");
+    if (query.get("link")) return "link " + query.get("link");
+    return "";
+  }
+
+  // Calls under way: while any is, taps wait (the legal cells may be changing).
+  let pending = 0;
+  function working(delta) {
+    pending += delta;
+    document.body.dataset.busy = String(pending);
+  }
+
+  async function call(path, body) {
+    working(1);
+    try {
+      const res = await fetch(path, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: auth },
+        body: JSON.stringify(Object.assign({ lang: lang }, body)),
+      });
+      const json = await res.json();
+      if (!res.ok) throw new Error(json.why || json.error || String(res.status));
+      return json;
+    } finally {
+      working(-1);
+    }
+  }
+
+  // One user action at a time: a tap while the judge is still answering the
+  // last one is taken up after it, against the new legal cells.
+  let queue = Promise.resolve();
+  function serial(fn) {
+    return (...args) => {
+      working(1);
+      queue = queue.then(() => fn(...args)).catch((err) => status(String(err.message || err), true)).finally(() => working(-1));
+      return queue;
+    };
+  }
+
+  function status(text, refused) {
+    const el = $("status");
+    el.textContent = text || "";
+    el.className = refused ? "refused" : "";
+  }
+
+  function button(label, on, click, attrs) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = label;
+    if (on) b.className = "on";
+    b.addEventListener("click", click);
+    for (const [k, v] of Object.entries(attrs || {})) b.setAttribute(k, v);
+    return b;
+  }
+
+  function cellGroups(cell) {
+    return document.querySelectorAll('#field g[data-role="cell"][data-cell="' + cell + '"]');
+  }
+
+  function mark(cells, cls) {
+    document.querySelectorAll("#field g." + cls).forEach((g) => g.classList.remove(cls));
+    for (const c of cells) cellGroups(c).forEach((g) => g.classList.add(cls));
+  }
+
+  function me(number) {
+    return data.state.players.find((p) => p.side === data.side && p.number === number);
+  }
+
+  function orderOf(number, tick) {
+    return orders.players.find((o) => o.number === number && o.tick === tick) || null;
+  }
+
+  function dragonOrder(tick) {
+    return orders.dragons.find((o) => o.tick === tick) || null;
+  }
+
+  // ------------------------------------------------------------ drawing
+  function renderControls() {
+    const players = $("players");
+    players.replaceChildren();
+    for (const n of data.numbers) {
+      const p = me(n);
+      players.append(button(p ? p.name : String(n), sel.number === n && !sel.dragon, () => pickPlayer(n), { "data-number": n }));
+    }
+    if (data.dragon) players.append(button(T.dragon, sel.dragon, pickDragon, { "data-dragon": "1" }));
+    const ticks = $("ticks");
+    ticks.replaceChildren();
+    for (const tick of data.ticks) {
+      const done = sel.dragon ? dragonOrder(tick) : orderOf(sel.number, tick);
+      const label = T.tick.replace("{tick}", tick) + (done ? " ✓" : "");
+      ticks.append(button(label, sel.tick === tick, () => pickTick(tick), { "data-tick": tick }));
+    }
+    const route = sel.dragon ? {} : paths[String(sel.number)] || {};
+    mark(Object.values(route).map((at) => at[0]), "path");
+    renderHeights();
+    renderActions();
+    renderDragon();
+  }
+
+  function renderHeights() {
+    const box = $("heights");
+    box.replaceChildren();
+    const o = sel.dragon ? null : orderOf(sel.number, sel.actTick);
+    if (!o || !options) return;
+    const move = (options.moves || []).find((m) => m.cell === o.cell);
+    for (const h of data.heights) {
+      const legal = move && move.heights.includes(h);
+      const b = button(T.height.replace("{height}", h), o.height === h, () => setHeight(h), { "data-height": h });
+      b.disabled = !legal;
+      box.append(b);
+    }
+  }
+
+  function chancesOf(number, tick) {
+    const found = odds.find((x) => x.number === number && x.tick === tick);
+    return found ? found.chances : [];
+  }
+
+  function renderActions() {
+    const box = $("actions");
+    const balls = $("balls");
+    const spells = $("spells");
+    box.replaceChildren();
+    balls.replaceChildren();
+    spells.replaceChildren();
+    const o = sel.dragon ? null : orderOf(sel.number, sel.actTick);
+    if (!o || !targets) return;
+    const kind = o.action ? o.action.type : "none";
+    box.append(button(T.action_none, kind === "none", () => setAction(null), { "data-action": "none" }));
+    const c = button(T.action_catch, kind === "catch", () => setAction({ type: "catch", ball: null, counter: null }), { "data-action": "catch" });
+    c.disabled = !targets.catch;
+    box.append(c);
+    const p = button(T.action_pass, kind === "pass" || sel.mode === "pass", () => passMode(), { "data-action": "pass" });
+    p.disabled = Object.keys(targets.passes).length === 0;
+    box.append(p);
+    const s = button(T.action_steal, kind === "steal" || sel.mode === "steal", () => stealMode(), { "data-action": "steal" });
+    s.disabled = targets.steals.length === 0;
+    box.append(s);
+    if (sel.mode === "pass") {
+      for (const ball of Object.keys(targets.passes)) {
+        balls.append(button(ball, sel.ball === ball, () => { sel.ball = ball; showPassTargets(); renderActions(); }, { "data-ball": ball }));
+      }
+    }
+    if (kind === "pass" || kind === "catch") {
+      const words = kind === "pass" ? data.spells : data.counters;
+      const current = kind === "pass" ? o.action.spell : o.action.counter;
+      spells.append(button(T.no_spell, !current, () => setSpell(null)));
+      for (const w of words) spells.append(button(w, current === w, () => setSpell(w), { "data-spell": w }));
+    }
+    const lines = chancesOf(sel.number, sel.actTick);
+    if (lines.length) {
+      const note = document.createElement("div");
+      note.id = "action-odds";
+      note.textContent = T.odds + ": " + lines.join("; ");
+      box.append(note);
+    }
+  }
+
+  function renderDragon() {
+    const box = $("dragon");
+    box.replaceChildren();
+    if (!sel.dragon || !sel.tick) return;
+    const o = dragonOrder(sel.tick) || { side: data.side, tick: sel.tick, move: "stay", height_step: 0, fire: null };
+    const set = (patch) => setDragon(Object.assign({}, o, patch));
+    for (const [move, key] of [["forward", "dragon_forward"], ["left", "dragon_left"], ["right", "dragon_right"], ["stay", "dragon_stay"]]) {
+      box.append(button(T[key], o.move === move, () => set({ move: move }), { "data-move": move }));
+    }
+    box.append(button(T.dragon_up, o.height_step === 1, () => set({ height_step: o.height_step === 1 ? 0 : 1 })));
+    box.append(button(T.dragon_down, o.height_step === -1, () => set({ height_step: o.height_step === -1 ? 0 : -1 })));
+    for (const [fire, key] of [[null, "fire_none"], ["short", "fire_short"], ["volley", "fire_volley"]]) {
+      box.append(button(T[key], o.fire === fire, () => set({ fire: fire }), { "data-fire": String(fire) }));
+    }
+    const view = dragonViews[sel.tick];
+    if (view) {
+      mark(view.fire, "target");
+      mark([view.head, view.body, view.tail], "path");
+    }
+  }
+
+  // ------------------------------------------------------------ choosing
+  function pickPlayer(n) {
+    sel = { number: n, tick: data.ticks[0], actTick: null, ball: null, mode: "move", dragon: false };
+    const first = data.ticks.find((tick) => !orderOf(n, tick));
+    sel.tick = first || data.ticks[0];
+    loadOptions();
+  }
+
+  function pickDragon() {
+    sel = { number: null, tick: data.ticks[0], actTick: null, ball: null, mode: "move", dragon: true };
+    mark([], "legal");
+    renderControls();
+  }
+
+  function pickTick(tick) {
+    sel.tick = tick;
+    sel.mode = "move";
+    if (sel.dragon) { mark([], "target"); mark([], "path"); renderControls(); return; }
+    sel.actTick = orderOf(sel.number, tick) ? tick : null;
+    loadOptions();
+  }
+
+  async function loadOptions() {
+    options = null;
+    renderControls();
+    $("hint").textContent = T.pick_cell;
+    options = await call("/api/options", { text: $("text").value, number: sel.number, tick: sel.tick });
+    mark(options.moves.map((m) => m.cell), "legal");
+    mark([], "target");
+    mark([], "dim");
+    if (sel.actTick) await loadTargets();
+    renderControls();
+  }
+
+  async function loadTargets() {
+    const o = orderOf(sel.number, sel.actTick);
+    targets = null;
+    if (!o) return;
+    targets = await call("/api/targets", { text: $("text").value, number: sel.number, tick: o.tick, cell: o.cell, height: o.height });
+  }
+
+  function passMode() {
+    sel.mode = "pass";
+    sel.ball = sel.ball && targets.passes[sel.ball] ? sel.ball : Object.keys(targets.passes)[0];
+    showPassTargets();
+    renderActions();
+  }
+
+  function showPassTargets() {
+    const cells = targets.passes[sel.ball].map((x) => x.cell);
+    mark(cells, "target");
+    const all = Array.from(document.querySelectorAll('#field g[data-role="cell"]')).map((g) => Number(g.dataset.cell));
+    mark(all.filter((c) => !cells.includes(c)), "dim");
+    $("hint").textContent = T.pick_target;
+  }
+
+  function stealMode() {
+    sel.mode = "steal";
+    const cells = data.state.players.filter((p) => p.side !== data.side && targets.steals.includes(p.number)).map((p) => p.cell);
+    mark(cells, "target");
+    $("hint").textContent = T.pick_target;
+    renderActions();
+  }
+
+  function refuse(cell) {
+    cellGroups(cell).forEach((g) => { g.classList.add("refused"); setTimeout(() => g.classList.remove("refused"), 600); });
+    status(T.refused_cell.replace("{cell}", cell), true);
+  }
+
+  async function tap(cell) {
+    if (sel.dragon || sel.number === null) return;
+    if (sel.mode === "pass") {
+      const spot = targets.passes[sel.ball].find((x) => x.cell === cell);
+      if (!spot) return refuse(cell);
+      const o = orderOf(sel.number, sel.actTick);
+      const height = spot.heights.includes(o.height) ? o.height : spot.heights[0];
+      sel.mode = "move";
+      return setAction({ type: "pass", ball: sel.ball, cell: cell, height: height, spell: null });
+    }
+    if (sel.mode === "steal") {
+      const foe = data.state.players.find((p) => p.side !== data.side && p.cell === cell && targets.steals.includes(p.number));
+      if (!foe) return refuse(cell);
+      sel.mode = "move";
+      return setAction({ type: "steal", target: foe.number });
+    }
+    const move = options && options.moves.find((m) => m.cell === cell);
+    if (!move) return refuse(cell);
+    const before = orderOf(sel.number, sel.tick);
+    const from = options.from;
+    const height = from && move.heights.includes(from[1]) ? from[1] : move.heights[0];
+    putOrder({ side: data.side, number: sel.number, tick: sel.tick, cell: cell, height: height, action: before ? before.action : null });
+    sel.actTick = sel.tick;
+    const next = data.ticks.find((tick) => tick > sel.tick);
+    await sync();
+    await loadTargets();
+    if (next) sel.tick = next;
+    await loadOptions();
+  }
+
+  function putOrder(o) {
+    orders.players = orders.players.filter((x) => !(x.number === o.number && x.tick === o.tick));
+    orders.players.push(o);
+  }
+
+  async function setHeight(h) {
+    const o = orderOf(sel.number, sel.actTick);
+    putOrder(Object.assign({}, o, { height: h }));
+    await sync();
+    await loadTargets();
+    await loadOptions();
+  }
+
+  async function setAction(action) {
+    const o = orderOf(sel.number, sel.actTick);
+    putOrder(Object.assign({}, o, { action: action }));
+    sel.mode = "move";
+    mark([], "dim");
+    await sync();
+    await loadOptions();
+  }
+
+  async function setSpell(word) {
+    const o = orderOf(sel.number, sel.actTick);
+    const action = Object.assign({}, o.action);
+    if (action.type === "pass") action.spell = word; else action.counter = word;
+    await setAction(action);
+  }
+
+  async function setDragon(o) {
+    orders.dragons = orders.dragons.filter((x) => x.tick !== o.tick);
+    orders.dragons.push(o);
+    await sync();
+    renderControls();
+  }
+
+  // ------------------------------------------------------------ the judge's reading
+  function showCheck(res) {
+    $("errors").textContent = res.errors;
+    odds = res.order_odds;
+    dragonViews = res.dragon || {};
+    paths = res.paths || {};
+    const list = $("odds");
+    list.textContent = res.odds.length ? T.odds + ":\n" + res.odds.join("\n") : "";
+    if (res.ok) status(T.check_ok, false);
+  }
+
+  async function sync() {
+    const res = await call("/api/check", { orders: orders });
+    $("text").value = res.text;
+    orders = res.orders;
+    showCheck(res);
+  }
+
+  let typing = null;
+  function edited() {
+    clearTimeout(typing);
+    typing = setTimeout(async () => {
+      const res = await call("/api/check", { text: $("text").value });
+      orders = res.orders;
+      showCheck(res);
+      renderControls();
+    }, 400);
+  }
+
+  async function submit() {
+    const res = await call("/api/submit", { text: $("text").value });
+    status(T.sent + " " + res.text, res.status !== "ok" && res.status !== "partial");
+    if (tg && tg.HapticFeedback) tg.HapticFeedback.notificationOccurred("success");
+  }
+
+  const tapped = serial(tap);
+
+  async function start() {
+    if (tg) tg.ready();
+    auth = credentials();
+    try {
+      data = await call("/api/page", {});
+    } catch (err) {
+      status(String(err.message || err), true);
+      return;
+    }
+    T = data.texts;
+    lang = data.lang;
+    document.documentElement.lang = data.lang;
+    document.title = T.title;
+    $("title").textContent = T.title;
+    $("round").textContent = data.game + " · " + T.deadline.replace("{round}", data.round);
+    $("field").innerHTML = data.svg;
+    $("text-label").textContent = T.orders_text;
+    $("submit").textContent = T.submit;
+    $("text").value = data.sheet;
+    $("hint").textContent = T.pick_player;
+    $("field").addEventListener("click", (ev) => {
+      const g = ev.target.closest("[data-cell]");
+      if (g) tapped(Number(g.dataset.cell));
+    });
+    $("text").addEventListener("input", edited);
+    $("submit").addEventListener("click", submit);
+    const res = await call("/api/check", { text: data.sheet });
+    orders = res.orders;
+    showCheck(res);
+    renderControls();
+  }
+
+  start();
+})();

@@ -1,0 +1,160 @@
+"""The ordering page's API: Telegram's signed initData on every call (a
+forged or stale one is 401), only the caller's own team's orders in any
+answer, drafts checked by the judge's own parser and legality code, and a
+submitted draft stored and acknowledged like a typed message."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+from support.service_table import GM, Table, make_table, set_up_game
+
+from bot.web.auth import sign_init_data, sign_link
+from bot.web.server import WebSettings, build_web_app
+from storage.db import Database
+
+TOKEN = "123456:TEST-TOKEN"
+SECRET = b"link secret of the tests"
+
+
+def init_data(table: Table, user: int, *, token: str = TOKEN, age: float = 0) -> str:
+    signed = int((table.clock.now() - timedelta(seconds=age)).timestamp())
+    fields = {
+        "user": json.dumps({"id": user, "first_name": "P", "language_code": "ru"}),
+        "auth_date": str(signed),
+        "query_id": "AAE",
+    }
+    return sign_init_data(fields, token)
+
+
+@pytest.fixture
+async def world(sqlite_db: Database) -> AsyncIterator[tuple[Table, TestClient[Any, Any]]]:
+    table = make_table(sqlite_db)
+    await set_up_game(table)
+    settings = WebSettings(bot_token=TOKEN, link_secret=SECRET, max_age=timedelta(hours=1))
+    async with TestClient(TestServer(build_web_app(table.service, settings))) as client:
+        yield table, client
+
+
+async def post(client: TestClient[Any, Any], path: str, auth: str, body: dict[str, Any]) -> Any:
+    res = await client.post(path, json=body, headers={"Authorization": auth})
+    return res.status, await res.json()
+
+
+ENDPOINTS = ("/api/page", "/api/check", "/api/options", "/api/targets", "/api/submit")
+
+
+async def test_forged_stale_or_missing_init_data_is_401(world: Any) -> None:
+    table, client = world
+    body = {"text": "", "number": 1, "tick": 1, "cell": 36, "height": 2}
+    forged = init_data(table, 201, token="999:OTHER")
+    stale = init_data(table, 201, age=2 * 3600)
+    tampered = init_data(table, 201).replace("201", "301")
+    for path in ENDPOINTS:
+        for auth in (f"tma {forged}", f"tma {stale}", f"tma {tampered}", "", "link 1.1.1.bad"):
+            status, _ = await post(client, path, auth, body)
+            assert status == 401, (path, auth)
+
+
+async def test_only_the_callers_team_and_public_information(world: Any) -> None:
+    table, client = world
+    state = table.state()
+    right = next(p for p in state.team_players("right") if p.cell == 108)
+    secret_line = f"{right.name}: 107 в1, ловить"
+    assert (await table.say(301, f"Такт 1\n{secret_line}")).status == "ok"
+    auth = f"tma {init_data(table, 201)}"
+    left = next(p for p in state.team_players("left") if p.cell == 104)
+    answers = []
+    status, page = await post(client, "/api/page", auth, {})
+    assert status == 200 and page["side"] == "left" and page["svg"].startswith("<svg")
+    answers.append(page)
+    for path, body in (
+        ("/api/check", {"text": ""}),
+        ("/api/options", {"text": "", "number": left.number, "tick": 1}),
+        ("/api/targets", {"text": "", "number": left.number, "tick": 1, "cell": 105, "height": 2}),
+    ):
+        status, answer = await post(client, path, auth, body)
+        assert status == 200, answer
+        answers.append(answer)
+    for answer in answers:
+        text = json.dumps(answer, ensure_ascii=False)
+        assert (
+            "107 в1" not in text
+            and f'"side": "right", "number": {right.number}, "tick"' not in text
+        )
+        assert "enchanted_by" not in text and "vanished" not in text
+    # The other team's player cannot be ordered from this seat.
+    status, _ = await post(client, "/api/options", auth, {"text": "", "number": 99, "tick": 1})
+    assert status == 403
+
+
+async def test_legal_cells_and_a_submitted_draft(world: Any) -> None:
+    table, client = world
+    state = table.state()
+    left = next(p for p in state.team_players("left") if p.cell == 104)
+    auth = f"tma {init_data(table, 201)}"
+    status, opts = await post(
+        client, "/api/options", auth, {"text": "", "number": left.number, "tick": 1}
+    )
+    cells = {m["cell"] for m in opts["moves"]}
+    assert status == 200 and 105 in cells and 104 in cells and 106 not in cells
+    draft = {"players": [
+        {"side": "left", "number": left.number, "tick": 1, "cell": 105, "height": 2, "action": None}
+    ]}  # fmt: skip
+    status, checked = await post(client, "/api/check", auth, {"orders": draft})
+    assert status == 200 and checked["ok"] and "105 в2" in checked["text"]
+    status, sent = await post(client, "/api/submit", auth, {"text": checked["text"]})
+    assert status == 200 and sent["status"] == "ok", sent
+    acks = table.outbox(destination="201", kind="ack")
+    assert acks and "105 в2" in acks[-1].text
+
+
+async def test_a_personal_link_expires(world: Any) -> None:
+    table, client = world
+    with table.db.transaction() as s:
+        from storage import repo
+
+        member = repo.member_by_telegram(s, 202)
+        assert member is not None and member.id is not None
+        member_id = member.id
+    late = sign_link(SECRET, member_id, table.game_id, table.clock.now() - timedelta(minutes=1))
+    status, _ = await post(client, "/api/page", f"link {late}", {})
+    assert status == 401
+
+
+async def test_round_open_offers_the_page_in_private_chats_only(sqlite_db: Database) -> None:
+    table = make_table(sqlite_db, web_url="https://judge.example", web_link_secret=SECRET)
+    await set_up_game(table)
+    opened = table.outbox(kind="round_open")
+    private = [r for r in opened if r.destination in ("201", "202", "301")]
+    assert private and all(
+        r.buttons == [["Приказы на поле", "webapp:https://judge.example/app"]] for r in private
+    )
+    assert all(r.buttons == [] for r in opened if r not in private)
+
+
+async def test_an_email_player_gets_a_personal_link_that_opens_the_page(
+    sqlite_db: Database,
+) -> None:
+    table = make_table(sqlite_db, web_url="https://judge.example", web_link_secret=SECRET)
+    await set_up_game(table)
+    invited = await table.say(GM, "/invite player left 3")
+    assert invited.status == "ok", invited.text
+    joined = await table.mail("p3@mail.example", f"/start {invited.data['code']}")
+    assert joined.status == "ok", joined.text
+    assert (await table.say(GM, "/resolve")).status == "ok"
+    mails = table.outbox(kind="round_open", destination="p3@mail.example")
+    assert mails, table.outbox(destination="p3@mail.example")
+    link = mails[-1].text.split("?link=", 1)[1].split()[0]
+    settings = WebSettings(bot_token=TOKEN, link_secret=SECRET, max_age=timedelta(hours=1))
+    async with TestClient(TestServer(build_web_app(table.service, settings))) as client:
+        status, page = await post(client, "/api/page", f"link {link}", {})
+        assert status == 200, page
+        assert page["side"] == "left" and page["numbers"] == [3]
+        status, _ = await post(client, "/api/page", f"link {link[:-1]}x", {})
+        assert status == 401

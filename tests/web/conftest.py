@@ -1,0 +1,34 @@
+"""Fixtures of the browser tests: the local Bot API server, and Debian's
+Chromium driven by Playwright (never a browser of Playwright's own)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from playwright.async_api import async_playwright
+from support.fake_telegram import FakeTelegram
+
+os.environ.setdefault("PTB_TIMEDELTA", "1")
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture
+async def tg() -> AsyncIterator[FakeTelegram]:
+    async with FakeTelegram() as server:
+        yield server
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[Any]:
+    async with async_playwright() as pw:
+        chromium = await pw.chromium.launch(
+            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
+        )
+        try:
+            yield chromium
+        finally:
+            await chromium.close()
