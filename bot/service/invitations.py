@@ -160,21 +160,27 @@ def start(tx: Tx, actor: Actor, msg: Inbound, args: tuple[str, ...], lang: str) 
     if inv.email is not None:
         if msg.channel == "email" and inv.email != msg.sender.strip().lower():
             raise ServiceError("code_other_address")
-        if msg.channel == "telegram":
+        if msg.channel not in ("telegram", "email"):
+            raise ServiceError("code_other_address")
+        # A From: line alone proves nothing (anyone can write it): unless the mail
+        # was authenticated (DKIM, a pass phrase), the mailbox itself must answer.
+        if msg.channel == "telegram" or not msg.authenticated:
             pending = _confirmed(tx, actor, msg, inv, args[1] if len(args) > 1 else None)
             if pending is not None:
                 return pending
-        elif msg.channel != "email":
-            raise ServiceError("code_other_address")
     return _redeem(tx, actor, msg, inv, lang, username)
 
 
 def _confirmed(
     tx: Tx, actor: Actor, msg: Inbound, inv: Invitation, confirmation: str | None
 ) -> Outcome | None:
-    """On Telegram, an address-bound invitation needs the code mailed to the
-    address: None once it is given right, else the answer to send."""
-    who = f"telegram:{msg.sender}"
+    """On Telegram, or by a mail nothing authenticated, an address-bound
+    invitation needs the code mailed to the address: None once it is given
+    right, else the answer to send (by mail it is no redemption yet, so its
+    status is not "ok": the mail adapter takes no first pass phrase with it)."""
+    by_mail = msg.channel == "email"
+    who = f"email:{msg.sender.strip().lower()}" if by_mail else f"telegram:{msg.sender}"
+    waiting = "refused" if by_mail else "ok"
     live = inv.confirm_until is not None and inv.confirm_until > tx.now
     if confirmation is not None and live and inv.confirm_for == who:
         if inv.confirm_tries >= CONFIRM_TRIES:
@@ -191,7 +197,8 @@ def _confirmed(
         # Somebody else is confirming it: no second letter to the address for him.
         return Outcome("code_confirm_busy", status="refused", secrecy=PUBLIC)
     if live:
-        return Outcome("code_confirm_sent", {"address": _masked(inv.email)}, secrecy=PUBLIC)
+        return Outcome("code_confirm_sent", {"address": _masked(inv.email)}, status=waiting,
+                       secrecy=PUBLIC)  # fmt: skip
     confirmation = _code(8)
     inv.confirm_hash, inv.confirm_for = _hash(inv, confirmation), who
     inv.confirm_until, inv.confirm_tries = tx.now + CONFIRM_TTL, 0
@@ -206,12 +213,14 @@ def _confirmed(
         "role": lambda lang: t(ROLE_TEXTS.get(inv.role, "role_player"), lang), "until": local_time(inv.confirm_until, game),
     }  # fmt: skip
     dest = notify.Destination("email", inv.email, game.lang)
+    key = N_("invitation_confirm_reply") if by_mail else N_("invitation_confirm_mail")
     notify.queue(
-        tx, dest, "invitation_confirm", t("invitation_confirm_mail", dest.lang, **params),
+        tx, dest, "invitation_confirm", t(key, dest.lang, **params),
         game=game, subject=t("subject_invitation_confirm", dest.lang, **params),
     )  # fmt: skip
     repo.log_action(tx.s, game.id, who, "invitation_confirm", {"invitation": inv.id}, tx.now)
-    return Outcome("code_confirm_sent", {"address": _masked(inv.email)}, secrecy=PUBLIC)
+    return Outcome("code_confirm_sent", {"address": _masked(inv.email)}, status=waiting,
+                   secrecy=PUBLIC)  # fmt: skip
 
 
 def _masked(address: str | None) -> str:

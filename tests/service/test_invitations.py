@@ -39,10 +39,37 @@ async def test_an_address_bound_invitation_is_not_redeemed_from_another_address(
     refused = await table.mail("someone@else.example", f"/start {code}")
     assert refused.status == "rejected" and "другого адреса" in refused.text
     assert _members_of_game(table) == before
-    joined = await table.mail(ADDRESS, f"/start {code}", authenticated=False)
+    by_telegram = await table.say(STRANGER, f"/start {code}")  # another channel: the code's mail
+    assert STRANGER not in {m.telegram_user_id for m in table.rows(Member) if m.id in before}
+    assert by_telegram.status == "ok" and _members_of_game(table) == before
+    joined = await table.mail(ADDRESS, f"/start {code}")  # authenticated (DKIM or pass phrase)
     assert joined.status == "ok" and "Добро пожаловать" in joined.text
     [member] = [m for m in table.rows(Member) if m.email == ADDRESS]
     assert member.id in _members_of_game(table)
+
+
+async def test_a_forged_from_line_takes_the_code_mailed_to_the_address(table: Table) -> None:
+    """Anyone can write «From: petrov@…»: a mail nothing authenticated redeems an
+    address-bound invitation only with the code the judge mailed to that address."""
+    code = await _invite(table, f"/invite player left 3 {ADDRESS}")
+    before = _members_of_game(table)
+    forged = await table.mail(ADDRESS, f"/start {code}", authenticated=False)
+    assert forged.status == "refused" and _members_of_game(table) == before
+    assert not [m for m in table.rows(Member) if m.email == ADDRESS]
+    mail = _confirmation_mail(table)
+    assert (mail.channel, mail.destination) == ("email", ADDRESS)
+    assert "ничего не доказывает" in mail.text
+    confirmation = re.search(rf"/start {code} (\w+)", mail.text)
+    assert confirmation is not None
+    guessed = await table.mail(ADDRESS, f"/start {code} WRONGCODE", authenticated=False)
+    assert guessed.status == "rejected" and _members_of_game(table) == before
+    # The mailbox's owner answers the letter: joined.
+    joined = await table.mail(ADDRESS, f"/start {code} {confirmation[1]}", authenticated=False)
+    assert joined.status == "ok", joined.text
+    [member] = [m for m in table.rows(Member) if m.email == ADDRESS]
+    assert member.id in _members_of_game(table)
+    [inv] = table.rows(Invitation, Invitation.code == code)
+    assert inv.used_from == f"email:{ADDRESS}"
 
 
 async def test_on_telegram_it_takes_the_code_mailed_to_the_address(table: Table) -> None:

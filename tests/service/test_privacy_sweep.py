@@ -31,6 +31,7 @@ import shutil
 import sqlite3
 from contextlib import closing
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -452,6 +453,12 @@ def commands_to_sweep() -> list[tuple[str, str]]:
     return [*out, (ORDERS, "")]
 
 
+def played(secrets: Secrets) -> Secrets:
+    """Once a round is resolved (or rolled back) its orders were played and the
+    reports tell them: what stays secret is the rest."""
+    return dataclasses.replace(secrets, orders={}, readiness={})
+
+
 class Work:
     """The moment's database, put back whenever a command changed it."""
 
@@ -509,6 +516,17 @@ async def sweep_moment(moment: Moment, folder: Path, sweep: Sweep) -> None:
     work = Work(moment, folder)
     for row in work.table.rows(OutboxRow):  # what the moment's own setting up sent
         sweep.check_row(f"{moment.name}: setting up", row, moment.secrets)
+    # Posts no command triggers: the reminders before the deadline, and the
+    # round resolved at its deadline (its reports to every audience).
+    deadline = await work.table.service.next_deadline()
+    assert deadline is not None
+    await work.table.service.send_reminders(deadline - timedelta(minutes=1))
+    await work.table.service.resolve_due(deadline + timedelta(seconds=1))
+    _, _, queued = work.after(work.base)
+    assert len({r.destination for r in queued}) >= 5  # to every audience
+    for row in queued:
+        sweep.check_row(f"{moment.name}: at the deadline", row, played(moment.secrets))
+    work.restore()
     before = work.base
     for command, args in commands_to_sweep():
         for role, user in ROLES.items():
@@ -526,10 +544,9 @@ async def sweep_moment(moment: Moment, folder: Path, sweep: Sweep) -> None:
                 assert reply.status != "duplicate", where  # every combination is worked on
                 sweep.combinations += 1
                 dirty, number, queued = work.after(before)
-                secrets = moment.secrets
-                if number != secrets.round:
-                    # Resolved (or rolled back): the orders were played, the report tells them.
-                    secrets = dataclasses.replace(secrets, orders={}, readiness={})
+                secrets = (
+                    moment.secrets if number == moment.secrets.round else played(moment.secrets)
+                )
                 sweep.check(f"{where} (answer)", here, [reply.text or ""], secrets)
                 for row in queued:
                     sweep.check_row(where, row, secrets)
