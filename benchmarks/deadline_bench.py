@@ -16,25 +16,46 @@ deadline, as they would long have been.
 Run: ``python benchmarks/deadline_bench.py [--db sqlite|postgresql|both] [--games N]``
 (PostgreSQL: the local test server, a throw-away schema).  Target: under 60 s
 for 1000 games on PostgreSQL.
+
+**Several processes** (``--processes 1,2,4``, PostgreSQL): the games are set
+up once in a throw-away database (by two set-up processes), copied afresh for
+each count (``CREATE DATABASE … TEMPLATE``), and that many resolver
+processes — each a judge's deadline scheduler at the deadline, as several
+``dragonball serve`` run it — are started together and clear the minute
+between them (row locks and ``SKIP LOCKED``, bot/service/service.py).
+Checked: every game resolved exactly once.  Printed per count: games resolved
+a second, the time to clear the minute, and what each process did; the last
+line has them all for a script::
+
+    python benchmarks/deadline_bench.py --db postgresql --games 10000 --processes 1,2,4
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+import os
+import secrets
+import subprocess
+import sys
 import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
-from sqlalchemy import func, update
+from sqlalchemy import create_engine, func, text, update
+from sqlalchemy.engine import make_url
 from sqlmodel import col, select
 
 from bot.service import FakeClock, GameService, Inbound, RenderReporter, ServiceSettings
+from bot.service.sharedmarks import SharedMarks
 from engine.state import MatchState
 from storage.db import Database
 from storage.models import OutboxRow, Round
-from storage.testing import temporary_database
+from storage.schema import upgrade
+from storage.testing import POSTGRES_URL, temporary_database
 
 START = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)  # 15:00 in Moscow
 DEADLINE = datetime(2026, 3, 2, 18, 0, tzinfo=UTC)  # 21:00 in Moscow
@@ -55,8 +76,8 @@ def _sheet(state: MatchState) -> str:
     return "\n".join(lines)
 
 
-async def _set_up(service: GameService, clock: FakeClock, games: int) -> None:
-    for n in range(games):
+async def _set_up(service: GameService, clock: FakeClock, games: int, *, first: int = 0) -> None:
+    for n in range(first, first + games):
         reply = await service.create_game(title=f"bench {n}")
         game_id = reply.game_id
         assert game_id is not None, reply.text
@@ -74,8 +95,8 @@ async def _set_up(service: GameService, clock: FakeClock, games: int) -> None:
                     game_hint=f"DB-{game_id}")
         )  # fmt: skip
         assert reply.status == "ok", reply.text
-        if (n + 1) % 100 == 0:
-            print(f"  set up {n + 1} games", flush=True)
+        if (n + 1 - first) % 500 == 0:
+            print(f"  set up {n + 1 - first} games", file=sys.stderr, flush=True)
 
 
 def _counts(db: Database) -> tuple[int, int, int]:
@@ -146,16 +167,169 @@ async def _run(kind: str, games: int, draw: int, folder: Path) -> float:
         return elapsed
 
 
+# ---------------------------------------------------------------- several processes
+
+
+def _service(url: str) -> tuple[GameService, FakeClock]:
+    clock = FakeClock(START)
+    settings = ServiceSettings(gm_telegram_ids=frozenset({100}), channel_chat="@dragonball_bench")
+    return GameService(Database(url), settings, reporter=RenderReporter(), clock=clock), clock
+
+
+async def _child_setup(url: str, first: int, count: int) -> None:
+    service, clock = _service(url)
+    await _set_up(service, clock, count, first=first)
+    service.db.dispose()
+
+
+async def _child_resolve(url: str) -> None:
+    """One judge process's resolver at the deadline, as ``serve`` runs it on PostgreSQL."""
+    service, clock = _service(url)
+    # As bot/app.py does with PostgreSQL: skip games another process holds.
+    service.shared_marks = SharedMarks(service.db, service.watermarks, f"bench:{os.getpid()}")
+    await clock.set(DEADLINE + timedelta(seconds=30))
+    await service.next_deadline()  # connected and warm before the start
+    print("ready", flush=True)
+    sys.stdin.readline()
+    began = time.time()
+    done = await service.resolve_due()
+    ended = time.time()
+    service.db.dispose()
+    print(json.dumps({"resolved": len(done), "began": began, "ended": ended}), flush=True)
+
+
+def _child(args: list[str]) -> None:
+    if args[0] == "setup":
+        asyncio.run(_child_setup(args[1], int(args[2]), int(args[3])))
+    else:
+        asyncio.run(_child_resolve(args[1]))
+
+
+def _spawn(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, __file__, "--child", *args],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+
+
+def _admin() -> Any:
+    return create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
+
+
+def _url_of(name: str) -> str:
+    return make_url(POSTGRES_URL).set(database=name).render_as_string(hide_password=False)
+
+
+def _set_up_template(name: str, games: int) -> None:
+    admin = _admin()
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    admin.dispose()
+    db = Database(_url_of(name))
+    upgrade(db)
+    db.dispose()
+    print(f"postgresql: setting up {games} games (2 processes) ...", flush=True)
+    half = games // 2
+    setups = [_spawn("setup", _url_of(name), "0", str(half)),
+              _spawn("setup", _url_of(name), str(half), str(games - half))]  # fmt: skip
+    for child in setups:
+        child.communicate()
+        assert child.returncode == 0, "a set-up process failed"
+    db = Database(_url_of(name))
+    _sent_before(db)
+    db.dispose()
+
+
+def _resolve_with(template: str, run: str, games: int, processes: int) -> dict[str, Any]:
+    admin = _admin()
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{run}" TEMPLATE "{template}"'))
+    try:
+        children = [_spawn("resolve", _url_of(run)) for _ in range(processes)]
+        for child in children:
+            assert child.stdout is not None and child.stdout.readline().strip() == "ready"
+        go = time.time()
+        for child in children:
+            assert child.stdin is not None
+            child.stdin.write("go\n")
+            child.stdin.flush()
+        figures = []
+        for child in children:
+            out, _ = child.communicate()
+            assert child.returncode == 0, "a resolver process failed"
+            figures.append(json.loads(out.strip().splitlines()[-1]))
+        clear = max(f["ended"] for f in figures) - go
+        db = Database(_url_of(run))
+        resolved, opened, queued = _counts(db)
+        db.dispose()
+        by_process = [f["resolved"] for f in figures]
+        # Each round resolved once: the rounds say so, and the processes' counts add up.
+        assert resolved == opened == games == sum(by_process), (resolved, opened, by_process)
+        assert queued == 8 * games, queued
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{run}" WITH (FORCE)'))
+        admin.dispose()
+    rate = games / clear
+    shares = "/".join(str(n) for n in by_process)
+    rates = "/".join(f"{f['resolved'] / (f['ended'] - f['began']):.0f}" for f in figures)
+    print(
+        f"postgresql, {processes} process(es): {games} games cleared in {clear:.1f} s, "
+        f"{rate:.0f} games/s; per process {shares} games ({rates} games/s)",
+        flush=True,
+    )
+    return {"clear_s": clear, "games_per_s": rate, "per_process": shares}
+
+
+def _processes(games: int, counts: list[int]) -> None:
+    stem = f"dragonball_bench_{secrets.token_hex(4)}"
+    template = f"{stem}_tpl"
+    results: dict[int, dict[str, Any]] = {}
+    try:
+        _set_up_template(template, games)
+        for n in counts:
+            results[n] = _resolve_with(template, f"{stem}_run", games, n)
+    finally:
+        admin = _admin()
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{template}" WITH (FORCE)'))
+        admin.dispose()
+    base = results[counts[0]]["games_per_s"]
+    fields = [f"games={games}", f"cores={os.cpu_count()}"]
+    for n, r in results.items():
+        fields += [
+            f"p{n}_games_per_s={r['games_per_s']:.1f}",
+            f"p{n}_clear_s={r['clear_s']:.1f}",
+            f"p{n}_per_process={r['per_process']}",
+            f"p{n}_speedup={r['games_per_s'] / base:.2f}",
+        ]
+    print("deadline_bench processes: " + " ".join(fields), flush=True)
+
+
 def main() -> None:
+    if len(sys.argv) > 2 and sys.argv[1] == "--child":
+        _child(sys.argv[2:])
+        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", choices=("sqlite", "postgresql", "both"), default="both")
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--draw", type=int, default=0, help="also time drawing N results' diagrams")
+    parser.add_argument(
+        "--processes", help="PostgreSQL: resolve with this many processes, e.g. 1,2,4"
+    )
     args = parser.parse_args()
+    if args.processes:
+        _processes(args.games, [int(n) for n in args.processes.split(",")])
+        return
     kinds = ("sqlite", "postgresql") if args.db == "both" else (args.db,)
+    figures = []
     with tempfile.TemporaryDirectory() as tmp:
         for kind in kinds:
-            asyncio.run(_run(kind, args.games, args.draw, Path(tmp)))
+            elapsed = asyncio.run(_run(kind, args.games, args.draw, Path(tmp)))
+            figures.append(
+                f"{kind}_s={elapsed:.1f} {kind}_ms_per_game={1000 * elapsed / args.games:.1f}"
+            )
+    print(f"deadline_bench: games={args.games} " + " ".join(figures), flush=True)
 
 
 if __name__ == "__main__":

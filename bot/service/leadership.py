@@ -18,7 +18,9 @@ leader's session) when the whole machine went away.  The leader checks its
 connection every ``interval`` seconds: when it is gone, the lock may already
 be someone else's, so the work is cancelled at once and the process goes back
 to trying.  The lock key is derived from the database, the schema and the
-role's name, so judges on other schemas of the same server do not collide.
+role's name, so judges on other schemas of the same server do not collide;
+the connection's ``application_name`` says which role and process it is
+(``SELECT application_name FROM pg_stat_activity``).
 
 **SQLite** is for one process: :func:`hold_sqlite` takes an exclusive lock on
 a file beside the database for the life of ``serve``, and a second ``serve``
@@ -90,14 +92,18 @@ class Leadership:
     def holds(self, role: str) -> bool:
         return role in self.held
 
-    async def _open(self) -> Any:
+    async def _open(self, role: str) -> Any:
         import psycopg  # only with PostgreSQL, which needs it anyway
 
         connect = self._connect or psycopg.AsyncConnection.connect
         options = f"{self._options} -c idle_session_timeout={int(self.idle_timeout * 1000)}"
         if self._schema:
             options += f" -c search_path={self._schema}"
-        return await connect(self._conninfo, autocommit=True, options=options)
+        # Who leads what, for an operator (and the tests): pg_stat_activity names it.
+        name = f"dragonball {role} pid={os.getpid()}"[:63]
+        return await connect(
+            self._conninfo, autocommit=True, options=options, application_name=name
+        )
 
     async def _try(self, conn: Any, key: int) -> bool:
         cursor = await conn.execute("SELECT pg_try_advisory_lock(%s)", (key,))
@@ -123,7 +129,7 @@ class Leadership:
         while True:
             conn = None
             try:
-                conn = await self._open()
+                conn = await self._open(role)
                 key = await self._key(conn, role)
                 while not await self._try(conn, key):
                     await asyncio.sleep(self.interval * random.uniform(0.8, 1.2))
