@@ -96,6 +96,7 @@ _CODE = re.compile(
     r"|\b[\w-]+\.(?:txt|png|gif|db|md|eml)\b"  # summary.txt
     r"|@\w+"  # @dragonball_demo
     r"|\b[0-9a-f]{16,}\b|\b[A-Z0-9]{8,}\b"  # seeds, commitments, invitation codes
+    r"|\b[0-9a-f]{4}(?:-[0-9a-f]{4})+\b"  # receipts: digests of order sheets
     r"|\b[A-Z][A-Z_]+=\S*"  # DRAGONBALL_DATABASE__URL=…
 )
 _WORD = re.compile(r"[A-Za-z][A-Za-z']+")

@@ -95,4 +95,5 @@ async def test_the_round_report_names_the_ruleset_version(table: Table) -> None:
     await table.clock.set(FIRST_DEADLINE)
     await table.service.resolve_due()
     reports = [r.text for r in table.outbox(kind="results")]
-    assert reports and all(f"Правила: classic, версия {NEW.version}." in t for t in reports)
+    line = f"Игра по правилам: классические правила, версия {NEW.version}."
+    assert reports and all(line in t for t in reports)
