@@ -18,8 +18,11 @@ Run: ``python benchmarks/deadline_bench.py [--db sqlite|postgresql|both] [--game
 for 1000 games on PostgreSQL.
 
 **Several processes** (``--processes 1,2,4``, PostgreSQL): the games are set
-up once in a throw-away database (by two set-up processes), copied afresh for
-each count (``CREATE DATABASE … TEMPLATE``), and that many resolver
+up once in a throw-away database — ``--seed-games`` of them (default 500) by
+the service itself, in two set-up processes, the rest as copies of those made
+in SQL (new ids, their own chats and message ids: setting up 10,000 games
+through the service would take longer than resolving them) —, the database is
+copied afresh for each count (``CREATE DATABASE … TEMPLATE``), and that many resolver
 processes — each a judge's deadline scheduler at the deadline, as several
 ``dragonball serve`` run it — are started together and clear the minute
 between them (row locks and ``SKIP LOCKED``, bot/service/service.py).
@@ -220,7 +223,51 @@ def _url_of(name: str) -> str:
     return make_url(POSTGRES_URL).set(database=name).render_as_string(hide_password=False)
 
 
-def _set_up_template(name: str, games: int) -> None:
+# How each copied game's rows differ from its original's: ids moved by a
+# multiple of the table's largest id, chats and message ids made unique.
+_COPIES = {
+    "games": {"id": "id + k * {games}", "current_round_id": "current_round_id + k * {rounds}",
+              "title": "title || ' / ' || k"},
+    "teams": {"id": "id + k * {teams}", "game_id": "game_id + k * {games}",
+              "chat": "chat || '0' || k"},
+    "rounds": {"id": "id + k * {rounds}", "game_id": "game_id + k * {games}"},
+    "snapshots": {"id": "id + k * {snapshots}", "game_id": "game_id + k * {games}",
+                  "round_id": "round_id + k * {rounds}"},
+    "inbound": {"id": "id + k * {inbound}", "game_id": "game_id + k * {games}",
+                "external_id": "external_id || '/' || k", "game_hint": "'DB-' || (game_id + k * {games})"},
+    "orders": {"id": "id + k * {orders}", "game_id": "game_id + k * {games}",
+               "message_id": "message_id + k * {inbound}"},
+}  # fmt: skip
+
+
+def _copy_games(db: Database, seeded: int, games: int) -> None:
+    """Make ``games`` running games out of the ``seeded`` ones, in SQL."""
+    copies = -(-games // seeded) - 1  # the originals count as the first copy
+    assert copies >= 1
+    with db.connection() as conn:
+        top = {t: conn.execute(text(f"SELECT coalesce(max(id), 0) FROM {t}")).scalar() or 0
+               for t in _COPIES}  # fmt: skip
+        for table, changed in _COPIES.items():
+            columns = [c for (c,) in conn.execute(text(
+                "SELECT column_name FROM information_schema.columns"
+                " WHERE table_schema = current_schema() AND table_name = :t ORDER BY ordinal_position"
+            ), {"t": table})]  # fmt: skip
+            values = [changed.get(c, c).format(**top) for c in columns]
+            # A fresh database numbers the games 1..seeded: the copies beyond
+            # ``games`` are cut off by their game's new id.
+            game = "id" if table == "games" else "game_id"
+            conn.execute(text(
+                f"INSERT INTO {table} ({', '.join(columns)}) SELECT {', '.join(values)}"
+                f" FROM {table} CROSS JOIN generate_series(1, {copies}) AS k"
+                f" WHERE {game} + k * {top['games']} <= {games}"
+            ))  # fmt: skip
+        for table in _COPIES:
+            conn.execute(text(
+                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))"
+            ))  # fmt: skip
+
+
+def _set_up_template(name: str, games: int, seeded: int) -> None:
     admin = _admin()
     with admin.connect() as conn:
         conn.execute(text(f'CREATE DATABASE "{name}"'))
@@ -228,15 +275,20 @@ def _set_up_template(name: str, games: int) -> None:
     db = Database(_url_of(name))
     upgrade(db)
     db.dispose()
-    print(f"postgresql: setting up {games} games (2 processes) ...", flush=True)
-    half = games // 2
+    seeded = min(seeded, games)
+    print(f"postgresql: setting up {seeded} games (2 processes), copied to {games} ...", flush=True)
+    half = seeded // 2
     setups = [_spawn("setup", _url_of(name), "0", str(half)),
-              _spawn("setup", _url_of(name), str(half), str(games - half))]  # fmt: skip
+              _spawn("setup", _url_of(name), str(half), str(seeded - half))]  # fmt: skip
     for child in setups:
         child.communicate()
         assert child.returncode == 0, "a set-up process failed"
     db = Database(_url_of(name))
     _sent_before(db)
+    if games > seeded:
+        _copy_games(db, seeded, games)
+    with db.transaction() as s:
+        assert s.exec(select(func.count()).where(Round.status == "open")).one() == games
     db.dispose()
 
 
@@ -281,12 +333,12 @@ def _resolve_with(template: str, run: str, games: int, processes: int) -> dict[s
     return {"clear_s": clear, "games_per_s": rate, "per_process": shares}
 
 
-def _processes(games: int, counts: list[int]) -> None:
+def _processes(games: int, counts: list[int], seeded: int) -> None:
     stem = f"dragonball_bench_{secrets.token_hex(4)}"
     template = f"{stem}_tpl"
     results: dict[int, dict[str, Any]] = {}
     try:
-        _set_up_template(template, games)
+        _set_up_template(template, games, seeded)
         for n in counts:
             results[n] = _resolve_with(template, f"{stem}_run", games, n)
     finally:
@@ -317,9 +369,13 @@ def main() -> None:
     parser.add_argument(
         "--processes", help="PostgreSQL: resolve with this many processes, e.g. 1,2,4"
     )
+    parser.add_argument(
+        "--seed-games", type=int, default=500,
+        help="with --processes: games set up by the service; the rest are copies of them",
+    )  # fmt: skip
     args = parser.parse_args()
     if args.processes:
-        _processes(args.games, [int(n) for n in args.processes.split(",")])
+        _processes(args.games, [int(n) for n in args.processes.split(",")], args.seed_games)
         return
     kinds = ("sqlite", "postgresql") if args.db == "both" else (args.db,)
     figures = []
