@@ -262,3 +262,58 @@ async def test_a_second_serve_on_the_same_sqlite_file_refuses_to_start(tmp_path:
         assert first.running  # the first one serves on
     finally:
         assert first.stop() == 0
+
+
+# ---------------------------------------------------------------- outbox claims
+
+
+async def test_a_running_worker_takes_back_the_claims_of_one_killed_beside_it(
+    tmp_path: Path,
+) -> None:
+    from support.service_table import make_table
+
+    from bot.service import DeliveryResult, OutboxItem, OutboxWorker, notify
+    from bot.service.context import Tx
+    from bot.service.notify import Destination
+    from storage.models import OutboxRow
+
+    class Channel:
+        name = "telegram"
+
+        def __init__(self) -> None:
+            self.delivered: list[OutboxItem] = []
+
+        async def deliver(self, item: OutboxItem) -> DeliveryResult:
+            self.delivered.append(item)
+            return DeliveryResult(ok=True)
+
+    with temporary_database("sqlite", tmp_path) as db:
+        table = make_table(db)
+        service = table.service
+        channel = Channel()
+        worker = OutboxWorker(service, {"telegram": channel}, table.clock, heartbeat=0.05)
+        service.listeners.append(worker.wake)
+        stop = asyncio.Event()
+        running = asyncio.ensure_future(worker.run(stop))
+        await until(lambda: service.owner == worker.worker_id)
+        # Another judge process on this host claims a message, and is killed.
+        gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                              capture_output=True, text=True, check=True)  # fmt: skip
+        other = f"{worker.worker_id.split(':')[0]}:{gone.stdout.strip()}:dead"
+
+        def claim(tx: Tx) -> int:
+            from bot.service import workers
+
+            workers.register(tx.s, other, tx.now)
+            outbox_id = notify.queue(tx, Destination("telegram", "555", "ru"), "notice", "hi")
+            row = tx.s.get(OutboxRow, outbox_id)
+            assert row is not None
+            row.claimed_by, row.attempts = other, 1
+            row.next_try_at = tx.now + timedelta(minutes=5)  # its lease
+            return outbox_id
+
+        outbox_id = await service._tx(claim)
+        await until(lambda: [i.id for i in channel.delivered] == [outbox_id])
+        stop.set()
+        await running
+        assert table.rows(OutboxRow, OutboxRow.id == outbox_id)[0].state == "sent"
