@@ -25,7 +25,10 @@ HEIGHTS: Final = (1, 2, 3)
 
 
 class Direction(IntEnum):
-    """The six straight directions, clockwise from east (rows grow downwards)."""
+    """The straight directions.  On the hex field the six of ``HEX_DIRECTIONS``,
+    clockwise from east (rows grow downwards); a square field (engine.field)
+    adds north and south to make its eight (``SQUARE_DIRECTIONS``).  The hex
+    values 0–5 index the hex tables, so N and S come after them."""
 
     E = 0
     SE = 1
@@ -33,14 +36,20 @@ class Direction(IntEnum):
     W = 3
     NW = 4
     NE = 5
+    N = 6
+    S = 7
 
     def turned(self, steps: int) -> Direction:
-        """Turned clockwise by ``steps`` × 60° (negative: counter-clockwise)."""
+        """On the hex field: turned clockwise by ``steps`` × 60°."""
         return Direction((self.value + steps) % 6)
 
     @property
     def opposite(self) -> Direction:
+        """On the hex field: the direction 180° away."""
         return self.turned(3)
+
+
+HEX_DIRECTIONS: Final[tuple[Direction, ...]] = tuple(d for d in Direction if d.value < 6)
 
 
 # (d_row, d_x) of one step in each direction, in doubled coordinates.
@@ -94,7 +103,7 @@ def step(cell: int, direction: Direction, count: int = 1) -> int | None:
 
 
 def _neighbours(cell: int) -> tuple[int, ...]:
-    found = (step(cell, d) for d in Direction)
+    found = (step(cell, d) for d in HEX_DIRECTIONS)
     return tuple(c for c in found if c is not None)
 
 
@@ -129,7 +138,7 @@ def direction_between(a: int, b: int) -> Direction | None:
     vy = (r2 - r1) * 0.8660254037844386
     best: Direction | None = None
     best_score = float("-inf")
-    for d in Direction:
+    for d in HEX_DIRECTIONS:
         d_row, d_x = STEP[d]
         ux = d_x / 2.0
         uy = d_row * 0.8660254037844386

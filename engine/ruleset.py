@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from . import geometry
+from .field import HexField, SquareField, field_of
 from .geometry import Direction, Side
 
 BALLS: Final = ("black", "green", "blue", "red", "yellow")
@@ -179,6 +180,17 @@ class Ruleset:
     field_shape: str = "hex"
     field_rows: int = len(geometry.ROW_LENGTHS)
     field_columns: int = max(geometry.ROW_LENGTHS)
+    # The steps of a tick, by name (engine.resolution.pipeline); the classic
+    # ruleset names none and plays CLASSIC_STEPS.
+    steps: tuple[str, ...] = ()
+    # The mechanics of an edition that are not numbers of the classic tables
+    # (seed 001's strikes, fire shapes, races …), as read from its file.
+    extra: Any = None
+
+    @property
+    def field(self) -> HexField | SquareField:
+        """The field this edition plays on (engine.field)."""
+        return field_of(self.field_shape, self.field_rows, self.field_columns)
 
     def reentry(self, side: Side) -> tuple[int, ...]:
         return self.reentry_left if side == "left" else self.reentry_right
@@ -222,9 +234,12 @@ class Ruleset:
 class _Reader:
     """Reads typed values from nested TOML tables, naming the key on failure."""
 
-    def __init__(self, data: dict[str, Any], prefix: str = "") -> None:
+    def __init__(
+        self, data: dict[str, Any], prefix: str = "", field: HexField | SquareField | None = None
+    ) -> None:
         self._data = data
         self._prefix = prefix
+        self.field = field if field is not None else field_of("hex", 0, 0)
 
     def _key(self, key: str) -> str:
         return f"{self._prefix}{key}"
@@ -238,7 +253,7 @@ class _Reader:
         value = self._get(key)
         if not isinstance(value, dict):
             raise RulesetError(f"ruleset key {self._key(key)}: expected a table")
-        return _Reader(value, f"{self._key(key)}.")
+        return _Reader(value, f"{self._key(key)}.", self.field)
 
     def has(self, key: str) -> bool:
         return key in self._data
@@ -272,10 +287,10 @@ class _Reader:
     def cells(self, key: str) -> tuple[int, ...]:
         value = self._get(key)
         if not isinstance(value, list) or not all(
-            isinstance(c, int) and not isinstance(c, bool) and geometry.is_cell(c) for c in value
+            isinstance(c, int) and not isinstance(c, bool) and self.field.is_cell(c) for c in value
         ):
             raise RulesetError(
-                f"ruleset key {self._key(key)}: expected a list of cells 1..{geometry.CELL_COUNT}"
+                f"ruleset key {self._key(key)}: expected a list of cells 1..{self.field.cell_count}"
             )
         return tuple(value)
 
@@ -342,7 +357,11 @@ def parse_ruleset(data: dict[str, Any], version: int | None = None) -> Ruleset:
     """Build a validated :class:`Ruleset` from a parsed TOML document, at its
     own version or at an older ``version`` listed in its history."""
     data = at_version(data, version)
-    root = _Reader(data)
+    shape = _field(_Reader(data))
+    field = field_of(
+        shape.get("field_shape", "hex"), shape.get("field_rows", 0), shape.get("field_columns", 0)
+    )
+    root = _Reader(data, "", field)
     match = root.table("match")
     movement = root.table("movement")
     balls_t = root.table("balls")
@@ -393,9 +412,7 @@ def parse_ruleset(data: dict[str, Any], version: int | None = None) -> Ruleset:
 
     def starts(key: str) -> DragonStart:
         t = dragon_t.table(key)
-        return DragonStart(
-            head=t.int_("head", 1, geometry.CELL_COUNT), facing=t.direction("facing")
-        )
+        return DragonStart(head=t.int_("head", 1, field.cell_count), facing=t.direction("facing"))
 
     ruleset = Ruleset(
         name=root.str_("name"),
@@ -417,7 +434,7 @@ def parse_ruleset(data: dict[str, Any], version: int | None = None) -> Ruleset:
         min_height=min_height,
         max_height=max_height,
         ball_order=tuple(order_raw),
-        ball_start_cell=balls_t.int_("start_cell", 1, geometry.CELL_COUNT),
+        ball_start_cell=balls_t.int_("start_cell", 1, field.cell_count),
         balls=balls,
         pass_min_distance=passes.int_("min_distance", 0, pass_max),
         pass_max_distance=pass_max,
@@ -493,17 +510,31 @@ def parse_ruleset(data: dict[str, Any], version: int | None = None) -> Ruleset:
             random_fire_probability=fire_t.prob("random_fire_probability"),
             burns_free_balls=fire_t.bool_("burns_free_balls"),
         ),
-        throw_in_cell=penalty.int_("throw_in_cell", 1, geometry.CELL_COUNT),
+        throw_in_cell=penalty.int_("throw_in_cell", 1, field.cell_count),
         max_throw_ins_per_tick=penalty.int_("max_throw_ins_per_tick", 1, 5),
         penalty_every_held_ball=penalty.bool_("every_held_ball"),
         penalty_needs_warning=penalty.bool_("needs_warning"),
         setup_left=setup.cells("left_cells"),
         setup_right=setup.cells("right_cells"),
         setup_height=setup.int_("start_height", min_height, max_height),
-        **_field(root),
+        **shape,
+        steps=_steps(root),
+        extra=data.get("variant"),
     )
-    _check_positions(ruleset)
+    if field.shape == "hex":
+        _check_positions(ruleset)
     return ruleset
+
+
+def _steps(root: _Reader) -> tuple[str, ...]:
+    """The optional ``[resolution] steps``: the names of a tick's steps in
+    order (checked against the known steps when the ruleset is resolved)."""
+    if not root.has("resolution"):
+        return ()
+    raw = root.table("resolution")._get("steps")
+    if not isinstance(raw, list) or not raw or not all(isinstance(x, str) for x in raw):
+        raise RulesetError("ruleset key resolution.steps: expected a list of step names")
+    return tuple(raw)
 
 
 def _field(root: _Reader) -> dict[str, Any]:
@@ -563,7 +594,7 @@ def load_ruleset_file(path: Path, version: int | None = None) -> Ruleset:
 
 @cache
 def _shipped(name: str) -> dict[str, Any]:
-    if not name.isidentifier():
+    if not name.replace("-", "_").isidentifier():
         raise RulesetError(f"unknown ruleset: {name!r}")
     resource = resources.files("engine.rulesets").joinpath(f"{name}.toml")
     if not resource.is_file():

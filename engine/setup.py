@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from .dice import Dice
 from .events import Event, Kind
-from .geometry import SIDES, Direction, Side
+from .geometry import SIDES, Side
 from .ruleset import Ruleset
 from .state import BallState, DragonState, MatchState, PlayerState, TeamState
 
@@ -105,7 +105,7 @@ def new_match(
     events: list[Event] = []
     balls = []
     heights = ruleset.heights
-    directions = tuple(Direction)
+    directions = ruleset.field.directions
     for name in ruleset.ball_order:
         roll_d, direction = dice.pick(directions)
         roll_h, height = dice.pick(heights)

@@ -28,7 +28,7 @@ from functools import cache
 from typing import Any, Final
 
 from ..consistency import state_problems
-from ..geometry import SIDES, Direction, Side, direction_between
+from ..geometry import HEX_DIRECTIONS, SIDES, Direction, Side, direction_between
 from ..resolution.geo import DIST, dragon_after, dragon_cells_problem, mouth_of
 from ..ruleset import Ruleset
 from ..state import BallState, DragonState, MatchState, PlayerRef, PlayerState, TeamState
@@ -288,7 +288,7 @@ def _places(side: Side) -> tuple[tuple[int, Direction, frozenset[int]], ...]:
     """Every lawful (head, facing) of a dragon of ``side``, with its cells and mouth."""
     out = []
     for head in range(1, len(DIST)):
-        for facing in Direction:
+        for facing in HEX_DIRECTIONS:
             after = dragon_after(head, facing, "stay")
             if after is None or dragon_cells_problem(side, (after[0], after[2], after[3])):
                 continue

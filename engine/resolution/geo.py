@@ -14,6 +14,7 @@ from ..geometry import (
     CELLS,
     EDGE_CELLS,
     HALF_CELLS,
+    HEX_DIRECTIONS,
     SIDES,
     STEP,
     Direction,
@@ -36,7 +37,7 @@ __all__ = [
     "on_field_directions",
 ]
 
-DIRECTIONS: Final[tuple[Direction, ...]] = tuple(Direction)
+DIRECTIONS: Final[tuple[Direction, ...]] = HEX_DIRECTIONS
 
 # NEXT[cell][direction] is the neighbouring cell, or 0 off the field.
 NEXT: Final[tuple[tuple[int, ...], ...]] = ((0,) * 6,) + tuple(
