@@ -132,7 +132,7 @@ async def test_one_leader_and_a_clean_hand_over(leaders: Callable[[], Leadership
     await asyncio.gather(task_b, other, return_exceptions=True)
 
 
-async def test_a_leader_whose_connection_dies_stops_and_another_takes_over(
+async def test_a_leader_whose_connection_dies_stops_and_the_role_is_led_again(
     pg: Database, leaders: Callable[[], Leadership]
 ) -> None:
     a, b = leaders(), leaders()
@@ -144,11 +144,11 @@ async def test_a_leader_whose_connection_dies_stops_and_another_takes_over(
     assert not work_b.running
     _terminate(_holder(pg.schema, "imap:judge"))  # the server ends a's session: its lock is free
     await until(lambda: work_a.cancelled == 1)  # a noticed, and stopped its work
-    await until(lambda: work_b.running)
-    assert b.holds("imap:judge")
-    # a tries again, but b leads now
+    # Whoever tries first leads now (a, reconnected, may win the race): one of them.
+    await until(lambda: work_a.running or work_b.running)
     await asyncio.sleep(0.5)
-    assert not work_a.running and work_a.starts == 1 and not a.holds("imap:judge")
+    assert work_a.running != work_b.running
+    assert (a.holds("imap:judge"), b.holds("imap:judge")) == (work_a.running, work_b.running)
     for task in (task_a, task_b):
         task.cancel()
     await asyncio.gather(task_a, task_b, return_exceptions=True)
