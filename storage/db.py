@@ -15,14 +15,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
 from sqlalchemy.orm import sessionmaker
 from sqlmodel import Session
 
-__all__ = ["Database", "DatabaseError"]
+__all__ = ["Database", "DatabaseError", "sqlite_file"]
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 
@@ -56,6 +58,17 @@ def _sqlite_engine(url: str, *, immediate: bool = True, **kw: Any) -> Engine:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
     return engine
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file of an SQLite URL (None: another database, or one in memory)."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return None
+    if not parsed.drivername.startswith("sqlite") or parsed.database in (None, "", ":memory:"):
+        return None
+    return Path(parsed.database)
 
 
 class Database:

@@ -94,6 +94,10 @@ class Game(SQLModel, table=True):
     # An order that reached the judge after its round's deadline: "refuse" (said
     # so, nothing filed) or "next_round" (filed for the next round, and said so).
     late_orders: str = "refuse"
+    # The least time, in seconds, a round opened early (the start, a resolution
+    # before the deadline, a rollback) has before its deadline; None: the
+    # judge's setting (an hour).  A quick match runs on minutes.
+    min_round_seconds: int | None = None
 
 
 class Team(SQLModel, table=True):
@@ -136,6 +140,7 @@ class Member(SQLModel, table=True):
     lang: str = "ru"
     notify: str = "telegram"  # channel of private reports: telegram | email
     current_game_id: int | None = None
+    timezone: str | None = None  # deadlines shown in this zone (/tz); None: the game's
     created_at: datetime = _when(default_factory=utcnow)
 
 
@@ -152,6 +157,9 @@ class Membership(SQLModel, table=True):
     role: str  # captain | player | game_master
     players: str = ""  # shirt numbers he controls, "1,2"; a captain controls all
     created_at: datetime = _when(default_factory=utcnow)
+    # Joined after his team's group was linked: he is not known to read it, so the
+    # team's posts reach him privately too, until he is seen writing there.
+    private_copies: bool = False
 
 
 class Invitation(SQLModel, table=True):

@@ -66,6 +66,7 @@ __all__ = [
     "memberships",
     "next_deadline",
     "outbox_attachments",
+    "played_rounds",
     "players",
     "reminder_rounds",
     "resolved_round",
@@ -345,6 +346,14 @@ def resolved_round(s: Session, game_id: int, number: int) -> Round | None:
         Round.game_id == game_id, Round.number == number, Round.status == "resolved"
     )
     return s.exec(stmt).first()
+
+
+def played_rounds(s: Session, game_id: int) -> list[Round]:
+    """Every round played, including attempts a game master rolled back."""
+    stmt = select(Round).where(
+        Round.game_id == game_id, col(Round.status).in_(("resolved", "rolled_back"))
+    )
+    return list(s.exec(stmt.order_by(col(Round.number), col(Round.attempt))))
 
 
 def last_attempt(s: Session, game_id: int, number: int) -> int:

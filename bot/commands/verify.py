@@ -20,12 +20,19 @@ def _line(v: Verification) -> str:
         return "ok" if ok else "WRONG"
 
     return (
-        f"round {v.round_number}: {'OK' if v.ok else 'MISMATCH'} (commitment {mark(v.commitment_ok)}, "
+        f"round {v.round_number}{_attempt(v)}: {'OK' if v.ok else 'MISMATCH'} "
+        f"(commitment {mark(v.commitment_ok)}, "
         f"result {mark(v.result_ok)}, positions {mark(v.state_ok)}, "
         f"rules {v.ruleset}{'' if v.ruleset_ok else ', its data changed since'})\n"
         f"  seed {v.seed}\n  commitment {v.commitment}\n"
         f"  digest {v.digest} (recomputed {v.recomputed_digest})"
     )
+
+
+def _attempt(v: Verification) -> str:
+    if v.attempt == 1 and not v.rolled_back:
+        return ""
+    return f" attempt {v.attempt}" + (" (rolled back)" if v.rolled_back else "")
 
 
 @click.command("verify")
@@ -49,24 +56,37 @@ def verify(app: AppContext, game: str, number: int | None) -> None:
     # other commands do not need.
     from bot.service import GameService, RenderReporter, ServiceSettings
     from bot.service.context import ServiceError, parse_game_code
-    from storage.db import Database, DatabaseError
-    from storage.schema import check_schema
+    from storage.db import Database, DatabaseError, sqlite_file
+    from storage.schema import check_schema, current_revision
 
     game_id = parse_game_code(game)
     if game_id is None:
         raise click.BadParameter(
             f"not a game: {game!r} (expected DB-12 or 12)", param_hint="--game"
         )
+    url = app.config.database.url
+    path = sqlite_file(url)
+    if path is not None and not path.is_file():
+        # Opening it would create an empty database: verify only reads.
+        raise click.ClickException(
+            f"no database at {path}: this is not a judge's database "
+            "(database.url in the configuration, or run where it lives)"
+        )
     try:
-        db = Database(app.config.database.url)
+        db = Database(url)
+        if current_revision(db) is None:
+            db.dispose()
+            raise click.ClickException(f"{path or 'the database'} is not a judge's database")
         check_schema(db)
     except DatabaseError as exc:
         raise click.ClickException(str(exc)) from None
     service = GameService(db, ServiceSettings(), reporter=RenderReporter(pictures=False))
 
     async def check() -> list[Verification]:
-        numbers = [number] if number is not None else await service.resolved_rounds(game_id)
-        return [await service.verify(game_id, n) for n in numbers]
+        # Every attempt played, those a game master rolled back too.
+        played = await service.played_rounds(game_id)
+        chosen = [(n, a) for n, a in played if number is None or n == number]
+        return [await service.verify(game_id, n, a) for n, a in chosen]
 
     try:
         results = asyncio.run(check())
@@ -74,6 +94,8 @@ def verify(app: AppContext, game: str, number: int | None) -> None:
         raise click.ClickException(f"game DB-{game_id} has no resolved round {number}") from None
     finally:
         db.dispose()
+    if not results and number is not None:
+        raise click.ClickException(f"game DB-{game_id} has no resolved round {number}")
     if not results:
         raise click.ClickException(f"game DB-{game_id} has no resolved round yet")
     for v in results:

@@ -50,6 +50,7 @@ __all__ = [
     "View",
     "acting_view",
     "admit",
+    "answer_text",
     "asker_view",
     "check_team_chat",
     "deliveries",
@@ -271,7 +272,13 @@ def _secrecy(tx: Tx, actor: Actor, outcome: Outcome) -> View:
 def _text(outcome: Outcome, seen: View, lang: str) -> str | None:
     if outcome.shown is not None:
         return outcome.shown.text(seen, lang)
-    return t(outcome.key, lang, **outcome.params)
+    return answer_text(outcome, lang)
+
+
+def answer_text(outcome: Outcome, lang: str) -> str:
+    """The answer's text; a change to a game says who was told of it."""
+    text = t(outcome.key, lang, **outcome.params)
+    return text if outcome.told is None else f"{text}\n{outcome.told(lang)}"
 
 
 def _pictures(outcome: Outcome, seen: View, lang: str) -> str | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 from functools import partial
 
 from bot.orderlang import help_text
@@ -23,7 +23,6 @@ from . import audience, gm, gm_setup, invitations, members, ordering, rounds
 from .api import Inbound
 from .audience import PUBLIC, Audience, Shown, View
 from .context import Actor, ServiceError, Tx, game_code, parse_game_code
-from .deadlines import next_deadline
 from .gm import Outcome
 from .i18n import N_, t
 from .rulebook import RULES_PICTURES, rules_params
@@ -182,9 +181,18 @@ def _status(r: Request) -> Outcome:
 
 def _help(r: Request) -> Outcome:
     parts = [help_text(r.lang), r.t("help_commands")]
-    if r.actor.global_gm or r.actor.trusted:
-        parts.append(r.t("help_gm"))
+    if r.actor.global_gm or r.actor.trusted or _masters_a_game(r):
+        # Made from the table of commands: it lists only what exists.
+        names = ", ".join(f"/{name}" for name in GM_COMMANDS)
+        parts.append(r.t("help_gm", commands=names))
     return _raw("\n\n".join(parts), secrecy=PUBLIC)
+
+
+def _masters_a_game(r: Request) -> bool:
+    member = r.actor.member
+    if member is None or member.id is None:
+        return False
+    return any(ms.role == "game_master" for _, ms in repo.games_of_member(r.tx.s, member.id))
 
 
 def _rules(r: Request) -> Outcome:
@@ -217,7 +225,9 @@ def _verify(r: Request) -> Outcome:
     game_id, args = r.game_id()
     if len(args) not in (1, 2):
         raise ServiceError("usage", usage="/verify N [RECEIPT]")
-    v = rounds.verify(r.tx, game_id, _int(args[0]))
+    # "3" is round 3 as played; "3/1" its first attempt (one a master rolled back).
+    number, _, attempt = args[0].partition("/")
+    v = rounds.verify(r.tx, game_id, _int(number), _int(attempt) if attempt else None)
     assert game_id is not None
     names = {side: team.name for side, team in repo.teams(r.tx.s, game_id).items()}
     orders = ", ".join(
@@ -283,7 +293,9 @@ def _passphrase(r: Request) -> Outcome:
 
 # ---------------------------------------------------------------- game-master commands
 def _newgame(r: Request) -> Outcome:
-    options: dict[str, str | None] = dict.fromkeys(("ruleset", "players", "tz", "deadline", "lang"))
+    options: dict[str, str | None] = dict.fromkeys(
+        ("ruleset", "players", "tz", "deadline", "lang", "mintime")
+    )
     title = []
     for arg in r.cmd.args:
         key, sep, value = arg.partition("=")
@@ -295,6 +307,7 @@ def _newgame(r: Request) -> Outcome:
         r.tx, r.actor, ruleset=options["ruleset"], title=" ".join(title), timezone=options["tz"],
         deadlines=options["deadline"], lang=options["lang"],
         players_per_team=_int(options["players"] or "") if options["players"] else None,
+        min_time=parse_duration(options["mintime"]) if options["mintime"] else None,
     )  # fmt: skip
 
 
@@ -402,12 +415,32 @@ def _extend(r: Request) -> Outcome:
     game_id, args = r.game_id()
     if len(args) != 1:
         raise ServiceError("usage", usage="/extend 2h | 30m | 1d | HH:MM")
-    if re.fullmatch(r"\d{1,2}[:.]\d{2}", args[0]):
-        game = r.tx.s.get(Game, game_id)
-        assert game is not None
-        until: datetime = next_deadline(r.tx.now, game.timezone, args[0])
-        return gm.extend(r.tx, r.actor, game_id, until=until)
+    if _CLOCK.fullmatch(args[0]):  # the first such time after the current deadline
+        return gm.extend(r.tx, r.actor, game_id, clock=args[0])
     return gm.extend(r.tx, r.actor, game_id, by=parse_duration(args[0]))
+
+
+_CLOCK = re.compile(r"\d{1,2}[:.]\d{2}")
+
+
+def _rollback(r: Request) -> Outcome:
+    """``/rollback``: played again at once; ``/rollback 2h`` or ``/rollback 21:00``:
+    reopened with that deadline, for the teams to change their orders first."""
+    game_id, args = r.game_id()
+    if len(args) > 1:
+        raise ServiceError("usage", usage="/rollback [2h | 30m | HH:MM]")
+    if not args:
+        return gm.rollback(r.tx, r.actor, game_id)
+    if _CLOCK.fullmatch(args[0]):
+        return gm.rollback(r.tx, r.actor, game_id, clock=args[0])
+    return gm.rollback(r.tx, r.actor, game_id, by=parse_duration(args[0]))
+
+
+def _mintime(r: Request) -> Outcome:
+    game_id, args = r.game_id()
+    if len(args) != 1:
+        raise ServiceError("usage", usage="/mintime 10m | 1h")
+    return gm.set_min_time(r.tx, r.actor, game_id, parse_duration(args[0]))
 
 
 def _warn(r: Request) -> Outcome:
@@ -487,7 +520,8 @@ GM_COMMANDS: dict[str, Callable[[Request], Outcome]] = {
     "resume": _simple(gm.resume),
     "extend": _extend,
     "resolve": _simple(gm.resolve_now),
-    "rollback": _simple(gm.rollback),
+    "rollback": _rollback,
+    "mintime": _mintime,
     "warn": _warn,
     "penalty": _penalty,
     "substitute": _substitute,

@@ -58,6 +58,9 @@ class Tx:
     plan: Any = None
     # The worker process that claims outbox items in this transaction (Worker.id).
     owner: str | None = None
+    # Where the answer to the message being worked on goes (channel, address):
+    # an announcement made while answering skips it, its reader has the answer.
+    answering: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)

@@ -77,6 +77,8 @@ class Verification:
     # the digest without changing the result; when the result differs too,
     # this says why.
     ruleset_ok: bool = True
+    attempt: int = 1  # the attempt checked (a round rolled back was played again)
+    rolled_back: bool = False  # that attempt was undone by a game master
 
     @property
     def ok(self) -> bool:

@@ -18,7 +18,7 @@ from . import audience, invitations, notify, rounds
 from .context import Actor, ServiceError, Tx, game_code
 from .deadlines import ScheduleError, normalize_schedule, parse_zone
 from .fairness import new_seed
-from .gm import Outcome, local_time, locked_game, record, side_of
+from .gm import MIN_TIME_RANGE, Outcome, local_time, locked_game, record, side_of, tell
 from .i18n import SIDE_TEXTS, t
 
 __all__ = [
@@ -42,6 +42,7 @@ def create_game(
     deadlines: str | None = None,
     lang: str | None = None,
     players_per_team: int | None = None,
+    min_time: timedelta | None = None,
 ) -> Outcome:
     if not (actor.trusted or actor.global_gm):
         raise ServiceError("not_gm", status="refused")
@@ -55,6 +56,8 @@ def create_game(
         raise ServiceError("bad_ruleset", ruleset=name, error=str(exc)) from None
     except ScheduleError as exc:
         raise ServiceError("bad_schedule", error=str(exc)) from None
+    if min_time is not None and not MIN_TIME_RANGE[0] <= min_time <= MIN_TIME_RANGE[1]:
+        raise ServiceError("bad_min_time")
     per_team = players_per_team or rules.players_per_team
     if not 1 <= per_team <= rules.players_per_team:
         raise ServiceError("bad_players_per_team", max=rules.players_per_team)
@@ -69,6 +72,7 @@ def create_game(
         channel_thread=tx.settings.channel_thread,
         created_at=tx.now,
         created_by=actor.identity,
+        min_round_seconds=int(min_time.total_seconds()) if min_time is not None else None,
     )
     tx.s.add(game)
     tx.s.flush()
@@ -178,8 +182,9 @@ def start(tx: Tx, actor: Actor, game_id: int | None) -> Outcome:
         tx, game, state, deadline=rounds.deadline_after(game, tx.now + rounds.min_time(tx, game))
     )
     record(tx, actor, game, "start", setup_seed=seed)
-    notify.announce(
+    told = tell(
         tx,
+        actor,
         game,
         "game_started",
         left=team_rows["left"].name,
@@ -189,8 +194,9 @@ def start(tx: Tx, actor: Actor, game_id: int | None) -> Outcome:
     rounds.announce_round_open(tx, game, rnd)
     return Outcome(
         "game_started_gm",
-        {"game": game_code(game), "deadline": local_time(rnd.deadline, game)},
+        {"game": game_code(game), "deadline": local_time(rnd.deadline, game), "setup_seed": seed},
         game_id=game.id,
+        told=told,
     )
 
 
@@ -206,10 +212,12 @@ def link_team_chat(
     team.chat, team.thread = chat, thread
     tx.s.add(team)
     record(tx, actor, game, "link_team_chat", side=side, chat=chat, thread=thread)
-    notify.announce(tx, game, "team_chat_linked", team=team.name)
-    return Outcome(
-        "team_chat_linked", {"team": team.name, "game": game_code(game)}, game_id=game.id
-    )
+    # Said in the group itself (once: if the master wrote there, his answer is it);
+    # the team's members who read privately learn where their team now talks.
+    group = [d for d in notify.game_destinations(tx, game) if d.key == ("telegram", chat)]
+    params = {"team": team.name, "game": game_code(game)}
+    told = tell(tx, actor, game, "team_chat_linked", to=group, **params)
+    return Outcome("team_chat_linked", params, game_id=game.id, told=told)
 
 
 def set_channel(
@@ -219,8 +227,8 @@ def set_channel(
     game.channel_chat, game.channel_thread = chat or None, thread
     tx.s.add(game)
     record(tx, actor, game, "set_channel", chat=chat, thread=thread)
-    notify.announce(tx, game, "channel_set")
-    return Outcome("channel_set", {"game": game_code(game)}, game_id=game.id)
+    told = tell(tx, actor, game, "channel_set", to=notify.public_destinations(game))
+    return Outcome("channel_set", {"game": game_code(game)}, game_id=game.id, told=told)
 
 
 def _side(side: str) -> Callable[[str], str]:

@@ -140,6 +140,7 @@ def process(tx: Tx, msg: Inbound, inbound_id: int) -> tuple[Outcome, Actor]:
     actor = identify(tx, msg)
     cmd = commands.parse_command(msg.text)
     reply = audience.reply_audience(tx, msg, actor)
+    tx.answering = reply.dest.key if reply.dest is not None else None
     try:
         # A refusal undoes whatever the operation had done before it refused.
         with tx.s.begin_nested():

@@ -9,11 +9,14 @@ timer) waits on the lock and then finds the round resolved.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from html import escape
 from typing import Any
 
 from bot.orderlang.substitutes import effective
+from bot.render import match_summary
 from engine.events import Event
 from engine.orders import RoundOrders
 from engine.resolve import resolve_round
@@ -46,6 +49,7 @@ __all__ = [
     "rollback",
     "round_ruleset",
     "ruleset_of",
+    "summary_text",
     "verify",
 ]
 
@@ -103,6 +107,8 @@ def min_time(tx: Tx, game: Game) -> timedelta:
     """The least time a round opened early gets (a fast game's period, if shorter)."""
     step = schedule_interval(game.deadlines)
     least = tx.settings.min_round_time
+    if game.min_round_seconds is not None:  # the game's own (/mintime)
+        least = timedelta(seconds=game.min_round_seconds)
     return least if step is None else min(least, step)
 
 
@@ -255,23 +261,40 @@ def _queue_results(
                 material, audience=seen.report, lang=dest.lang, footer=footer
             )
         report = reports[key]
+        mail = dest.channel == "email"
+        text = (report.mail_text or report.text) if mail else report.text
+        subject = t("subject_results", dest.lang, **params)
+        html = report.html
+        if rnd.attempt > 1:
+            # A replay after a rollback: it says so, above all, and which attempt it is.
+            mark = t("results_replay", dest.lang, round=rnd.number, attempt=rnd.attempt)
+            text, subject = f"{mark}\n\n{text}", f"{subject} — {mark}"
+            html = _html_first(html, mark) if mail else html
         # Mail: the HTML with the pictures inline and the plain text with the
         # text diagram, drawn as a set of their own (smaller; docs/email.md).
-        mail = dest.channel == "email"
         pictures = f"{rnd.id}/{seen.picture}/{dest.lang}" + ("/mail" if mail else "")
         rows.append(
             notify.message(
                 tx,
                 dest,
                 "results",
-                (report.mail_text or report.text) if mail else report.text,
+                text,
                 game=game,
-                subject=t("subject_results", dest.lang, **params),
-                html=report.html,
+                subject=subject,
+                html=html,
                 pictures=pictures,
             )
         )
     notify.queue_all(tx, rows)
+
+
+def _html_first(html: str | None, line: str) -> str | None:
+    """The mail's HTML with ``line`` as its first paragraph."""
+    if html is None:
+        return None
+    para = f"<p><b>{escape(line)}</b></p>"
+    head, body, rest = html.partition("<body>")
+    return f"{head}{body}{para}{rest}" if body else para + html
 
 
 def _digests_text(tx: Tx, game: Game, rnd: Round, lang: str) -> str:
@@ -331,6 +354,7 @@ def _announce_end(
         reason=lambda lang: t(
             END_REASON_TEXTS.get(state.end_reason or "", "end_reason_game_master"), lang
         ),
+        summary=summary_text(tx, game, state),
     )
 
 
@@ -348,7 +372,16 @@ def report_failure(tx: Tx, game_id: int, error: str) -> None:
         )
 
 
-def rollback(tx: Tx, game: Game) -> Round:
+@dataclass(frozen=True)
+class Undone:
+    """A rolled-back round: its new attempt (open), and the teams whose orders
+    for the round after it were dropped (that round will not come as it was)."""
+
+    round: Round
+    dropped: tuple[str, ...]
+
+
+def rollback(tx: Tx, game: Game) -> Undone:
     """Undo the last resolved round: it is kept on record as rolled back, its
     position is restored, and it is played again with a fresh seed (the old
     one is public) and the orders that were current for it."""
@@ -359,10 +392,14 @@ def rollback(tx: Tx, game: Game) -> Round:
         last = repo.resolved_round(tx.s, game.id, rnd.number - 1)
     if last is None or rnd is None:
         raise ServiceError("nothing_to_roll_back")
+    dropped: set[str] = set()
     if rnd is not last:
         rnd.status = "void"
         tx.s.add(rnd)
-        repo.supersede(tx.s, repo.current_orders(tx.s, game.id, rnd.number), tx.now)
+        doomed = repo.current_orders(tx.s, game.id, rnd.number)
+        # Warnings and penalties are the masters' own; players' orders are the teams'.
+        dropped = {row.side for row in doomed if row.unit in ("player", "dragon", "substitution")}
+        repo.supersede(tx.s, doomed, tx.now)
     last.status = "rolled_back"
     tx.s.add(last)
     if game.status == "ended":
@@ -371,11 +408,28 @@ def rollback(tx: Tx, game: Game) -> Round:
         game.end_reason = None
     before = load_state(tx, last)
     deadline = deadline_after(game, tx.now + min_time(tx, game))
-    return open_round(tx, game, before, deadline=deadline)
+    return Undone(open_round(tx, game, before, deadline=deadline), tuple(sorted(dropped)))
 
 
-def verify(tx: Tx, game_id: int, number: int) -> Verification:
-    rnd = repo.resolved_round(tx.s, game_id, number)
+def summary_text(tx: Tx, game: Game, final: MatchState) -> Callable[[str], str]:
+    """The match summary (goals, each player's numbers) from every round played."""
+    assert game.id is not None
+    events = [e for r in repo.resolved_rounds(tx.s, game.id) for e in events_of(tx, r)]
+    rules = ruleset_of(game)
+    return lambda lang: match_summary(events, final, rules, lang=lang)
+
+
+def verify(tx: Tx, game_id: int, number: int, attempt: int | None = None) -> Verification:
+    """Re-play round ``number`` (its resolved attempt, or the ``attempt`` named,
+    which may be one a game master rolled back) and compare with what was published."""
+    if attempt is None:
+        rnd = repo.resolved_round(tx.s, game_id, number)
+    else:
+        rnd = next(
+            (r for r in repo.played_rounds(tx.s, game_id)
+             if r.number == number and r.attempt == attempt),
+            None,
+        )  # fmt: skip
     game = repo.get_game(tx.s, game_id)
     if rnd is None or game is None or rnd.orders is None or rnd.result_digest is None:
         raise ServiceError("verify_no_round", round=number)
@@ -405,6 +459,8 @@ def verify(tx: Tx, game_id: int, number: int) -> Verification:
         orders_ok=rnd.order_digests is None or rnd.order_digests == played,
         ruleset=rules.label,
         ruleset_ok=rnd.ruleset_digest is None or rnd.ruleset_digest == rules.digest,
+        attempt=rnd.attempt,
+        rolled_back=rnd.status == "rolled_back",
     )
 
 

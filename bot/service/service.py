@@ -23,7 +23,18 @@ from storage import repo
 from storage.db import Database
 from storage.models import InboundMessage, Member
 
-from . import commands, delivery, gm, gm_setup, inbound, members, notify, rounds, workers
+from . import (
+    audience,
+    commands,
+    delivery,
+    gm,
+    gm_setup,
+    inbound,
+    members,
+    notify,
+    rounds,
+    workers,
+)
 from .api import DeliveryResult, Inbound, MemberInfo, OutboxItem, Reply
 from .context import Actor, ServiceError, Tx
 from .fairness import Verification
@@ -119,7 +130,7 @@ class GameService:
     def _reply(self, tx: Tx, actor: Actor, outcome: Outcome) -> Reply:
         return Reply(
             outcome.status,
-            t(outcome.key, actor.lang, **outcome.params),
+            audience.answer_text(outcome, actor.lang),
             outcome.game_id,
             tuple(tx.queued),
             dict(outcome.data),
@@ -573,9 +584,16 @@ class GameService:
         """Numbers of the game's resolved rounds (rolled-back attempts excluded)."""
         return await self._tx(lambda tx: [r.number for r in repo.resolved_rounds(tx.s, game_id)])
 
-    async def verify(self, game_id: int, number: int) -> Verification:
-        """Rerun a resolved round from the stored position, orders and seed."""
-        return await self._tx(lambda tx: rounds.verify(tx, game_id, number))
+    async def played_rounds(self, game_id: int) -> list[tuple[int, int]]:
+        """(number, attempt) of every round played, rolled-back attempts included."""
+        return await self._tx(
+            lambda tx: [(r.number, r.attempt) for r in repo.played_rounds(tx.s, game_id)]
+        )
+
+    async def verify(self, game_id: int, number: int, attempt: int | None = None) -> Verification:
+        """Rerun a resolved round (or one attempt of it) from the stored position,
+        orders and seed."""
+        return await self._tx(lambda tx: rounds.verify(tx, game_id, number, attempt))
 
     # ------------------------------------------------------------ outbox
     async def pending_outbox(self, channel: str, limit: int = 20) -> list[OutboxItem]:

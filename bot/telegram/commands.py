@@ -85,6 +85,7 @@ GM_COMMANDS = (
     MenuCommand("extend", N_("menu.extend")),
     MenuCommand("resolve", N_("menu.resolve")),
     MenuCommand("rollback", N_("menu.rollback")),
+    MenuCommand("mintime", N_("menu.mintime")),
     MenuCommand("warn", N_("menu.warn")),
     MenuCommand("penalty", N_("menu.penalty")),
     MenuCommand("substitute", N_("menu.substitute")),

@@ -10,8 +10,10 @@ from support.service_table import GM, make_table
 
 from storage.db import Database
 
-# Commands, invitation codes, game codes, links and time zones are not words of the text.
-_CODE = re.compile(r"\b[A-Z]\w+/[A-Z]\w+|/\w+|--\w+|\b[A-Z0-9]{8,}\b|DB-\d+|https?://\S+")
+# Commands, invitation codes, game codes, seeds, links and time zones are not words of the text.
+_CODE = re.compile(
+    r"\b[A-Z]\w+/[A-Z]\w+|/\w+|--\w+|\b[A-Z0-9]{8,}\b|\b[0-9a-f]{16,}\b|DB-\d+|https?://\S+"
+)
 _LATIN = re.compile(r"[A-Za-z]{2,}")
 _CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 

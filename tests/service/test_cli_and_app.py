@@ -138,3 +138,14 @@ def test_an_enabled_channel_that_cannot_load_is_named(
         match=r"smtp is enabled in the configuration, but bot\.mail\.smtp cannot be loaded",
     ):
         build_app(config)
+
+
+def test_verify_of_a_file_that_is_no_judge_database_creates_nothing(
+    config_file: Path, tmp_path: Path
+) -> None:
+    code, out = _run("--config", str(config_file), "verify", "--game", "DB-1")
+    assert code == 1 and "not a judge's database" in out and "db upgrade" not in out
+    assert not (tmp_path / "judge.db").exists()
+    (tmp_path / "judge.db").write_bytes(b"")  # a file, but not the judge's
+    code, out = _run("--config", str(config_file), "verify", "--game", "DB-1")
+    assert code == 1 and "not a judge's database" in out

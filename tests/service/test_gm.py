@@ -25,7 +25,8 @@ async def test_rosters_and_team_sizes_shape_the_opening_position(sqlite_db: Data
     assert short.status == "rejected" and "не меньше 3" in short.text  # the right team has 1 of 3
     for name in ("Ева", "Жора"):
         await table.say(GM, f"/addplayer right {name}")
-    assert (await table.say(GM, "/startgame")).status == "ok"
+    started = await table.say(GM, "/startgame")
+    assert started.status == "ok"
     state = table.state()
     assert [(p.number, p.name, p.status) for p in state.team_players("left")] == [
         (1, "Аня", "active"), (2, "Боря", "active"), (3, "Вера", "active"), (4, "Гоша", "reserve"),
@@ -33,10 +34,8 @@ async def test_rosters_and_team_sizes_shape_the_opening_position(sqlite_db: Data
     assert state.team("right").name == "Виверны"
     # 12:00 UTC is 13:00 in Berlin: the next deadline is 21:00 Berlin = 20:00 UTC.
     assert table.rounds()[0].deadline == datetime(2026, 3, 2, 20, 0, tzinfo=START.tzinfo)
-    assert (
-        table.game().setup_seed
-        and table.game().setup_seed in table.outbox(kind="announce")[-1].text
-    )
+    seed = table.game().setup_seed
+    assert seed and seed in started.text  # nobody else to tell yet: the master reads it
     assert (
         await table.say(GM, "/addplayer left Поздний")
     ).status == "rejected"  # only before the start
@@ -109,11 +108,21 @@ async def test_substitution_by_the_referee(sqlite_db: Database) -> None:
 
 
 async def test_ending_and_announcing(table: Table) -> None:
-    assert (await table.say(GM, "/announce Завтра играем в 20:00!")).status == "ok"
-    assert all("Завтра играем" in r.text for r in table.outbox(kind="announce")[-4:])
-    assert (await table.say(GM, "/endgame по соглашению капитанов")).status == "ok"
+    said = await table.say(GM, "/announce Завтра играем в 20:00!")
+    assert said.status == "ok"
+    # One copy per reader: the master who said it reads his answer, not a copy.
+    heard = table.outbox(kind="announce")[-3:]
+    assert sorted(r.destination for r in heard) == ["201", "202", "301"]
+    assert all("Завтра играем" in r.text for r in heard)
+    assert "Объявлено: 3 участника лично." in said.text
+    ended = await table.say(GM, "/endgame по соглашению капитанов")
+    assert ended.status == "ok"
     assert table.game().status == "ended" and table.rounds()[0].status == "cancelled"
-    assert len(table.outbox(kind="match_end")) == 4
+    posts = table.outbox(kind="match_end")
+    assert len(posts) == 3
+    for text in (ended.text, *(p.text for p in posts)):  # the match summary, to everybody
+        assert "по соглашению капитанов" in text and "«Саламандры» — «Виверны» 0:0" in text
+        assert "Итоги матча" in text or "Матч" in text, text
     assert (await table.say(201, "Иванов: 36 в2")).status == "rejected"
     assert (await table.say(GM, "/pause")).status == "rejected"
 

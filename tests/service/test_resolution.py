@@ -157,11 +157,14 @@ async def test_rollback_restores_the_position_and_draws_a_new_seed(table: Table)
         201, orders_text(table.state(), "left", [1], ticks=(1,))
     )  # an order for round 2
 
-    reply = await table.say(GM, "/rollback")
+    # With a deadline named, the round is reopened for the teams to change orders.
+    reply = await table.say(GM, "/rollback 2h")
     assert reply.status == "ok", reply.text
+    assert "Объявлено:" in reply.text
     rolled, void, again = table.rounds()
     assert (rolled.id, rolled.status, void.status) == (old.id, "rolled_back", "void")
     assert (again.number, again.attempt, again.status) == (1, 2, "open")
+    assert again.deadline == table.clock.now() + timedelta(hours=2)
     assert again.commitment != old.commitment  # the old seed is public now
     assert table.state() == state
     round2 = table.rows(OrderRow, OrderRow.round_number == 2)
@@ -169,13 +172,33 @@ async def test_rollback_restores_the_position_and_draws_a_new_seed(table: Table)
     assert (
         len(table.rows(OrderRow, OrderRow.round_number == 1, col(OrderRow.current).is_(True))) == 21
     )
-    assert any("откатил" in r.text or "отменил" in r.text for r in table.outbox(kind="announce"))
+    assert any("отменил итоги" in r.text for r in table.outbox(kind="announce"))
+    # The left team had ordered for round 2: it is told those orders are gone.
+    dropped = [r for r in table.outbox(kind="announce") if "сняты" in r.text]
+    assert sorted(r.destination for r in dropped) == ["201", "202"]
 
     assert (await table.say(GM, "/resolve")).status == "ok"
     statuses = [(r.number, r.attempt, r.status) for r in table.rounds()]
     assert statuses == [(1, 1, "rolled_back"), (2, 1, "void"), (1, 2, "resolved"), (2, 2, "open")]
     check = await table.service.verify(table.game_id, 1)
     assert check.ok and check.commitment == again.commitment
+    # The replay's post says it is one; the rolled-back attempt still verifies.
+    replay = table.outbox(kind="results", destination="201")[-1]
+    assert replay.text.startswith("Переигровка раунда 1 (попытка 2)")
+    first = await table.service.verify(table.game_id, 1, attempt=1)
+    assert first.ok and first.rolled_back and first.commitment == old.commitment
+
+
+async def test_rollback_replays_the_round_at_once(table: Table) -> None:
+    await table.clock.set(FIRST_DEADLINE)
+    await table.service.resolve_due()
+    reply = await table.say(GM, "/rollback")
+    assert reply.status == "ok", reply.text
+    assert "переигран (попытка 2)" in reply.text
+    statuses = [(r.number, r.attempt, r.status) for r in table.rounds()]
+    assert statuses == [(1, 1, "rolled_back"), (2, 1, "void"), (1, 2, "resolved"), (2, 2, "open")]
+    assert (await table.say(201, "/verify 1/1")).status == "ok"  # the attempt undone
+    assert (await table.say(201, "/verify 1")).status == "ok"
 
 
 async def test_pause_holds_the_deadline_and_resume_moves_it(table: Table) -> None:
