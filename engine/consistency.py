@@ -8,9 +8,10 @@ outside (the CLI, the database) call :func:`state_problems` before resolving.
 
 from __future__ import annotations
 
-from .geometry import CELL_COUNT
+from .field import SquareField
 from .resolution.geo import dragon_after, dragon_cells_problem
 from .ruleset import Ruleset
+from .square_dragon import dragon_cells
 from .state import MatchState, effect_names
 
 __all__ = ["state_problems"]
@@ -21,6 +22,8 @@ _EFFECTS = ("daze", "sneeze")
 def state_problems(state: MatchState, ruleset: Ruleset) -> list[str]:
     """Every inconsistency found, as English sentences (empty: all is well)."""
     out: list[str] = []
+    field = ruleset.field
+    CELL_COUNT = field.cell_count
     if state.ruleset != ruleset.name:
         out.append(f"the state is for ruleset {state.ruleset!r}, not {ruleset.name!r}")
     if state.round < 1 or not 0 <= state.tick <= ruleset.ticks_per_round:
@@ -59,8 +62,17 @@ def state_problems(state: MatchState, ruleset: Ruleset) -> list[str]:
             if b.status != "free" or not 1 <= cell <= CELL_COUNT or height not in heights:
                 out.append(f"the {b.name} ball is in the air to no place ({cell}, {height})")
     for d in state.dragons:
-        cells = dragon_after(d.head, d.facing, "stay") if 1 <= d.head <= CELL_COUNT else None
-        if cells is None or dragon_cells_problem(d.side, (cells[0], cells[2], cells[3])):
+        if isinstance(field, SquareField):
+            ok = field.is_cell(d.head) and (
+                dragon_cells(field, d.head, d.facing, d.mark("turn") or 0, d.mark("turn_step") or 0)
+                is not None
+            )
+        else:
+            cells = dragon_after(d.head, d.facing, "stay") if 1 <= d.head <= CELL_COUNT else None
+            ok = cells is not None and not dragon_cells_problem(
+                d.side, (cells[0], cells[2], cells[3])
+            )
+        if not ok:
             out.append(f"the {d.side} dragon cannot lie at {d.head} facing {d.facing.name}")
         if d.height not in heights:
             out.append(f"the {d.side} dragon flies at height {d.height}")

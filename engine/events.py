@@ -73,6 +73,16 @@ class Kind(StrEnum):
     SCORE = "score"  # {left, right}
     MATCH_END = "match_end"  # {reason, score}
     ROUND_END = "round_end"  # {}
+    # the second edition (seed 001)
+    TURN_ZONE = "turn_zone"  # {side, cells}: the cells a turning dragon sweeps
+    STRIKE = "strike"  # {side, strike, cells}: a tail or wing strike
+    THROWN = "thrown"  # {side, number, from_cell, cell, direction, cause}: thrown aside
+    DRAGON_FIGHT = "dragon_fight"  # {cells}: the dragons within one cell of each other
+    DRAGONS_RESET = "dragons_reset"  # {}: put back where they started
+    SHOT = "shot"  # {side, number, ball, dragon} + p/roll/ok: a throw at the head
+    RACE = "race"  # {side, number, target, ball} + p/roll/ok: the steal came first
+    PLAYER_OUT = "player_out"  # {side, number, reason}: out of the game for good
+    SPIT_ROLL = "spit_roll"  # {dragon, side, number} + p/roll/ok: back in the game
 
 
 @dataclass(frozen=True, slots=True)

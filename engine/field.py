@@ -242,3 +242,35 @@ def field_of(shape: str, rows: int, columns: int) -> HexField | SquareField:
     if shape == "square":
         return _square(rows, columns)
     return _HEX
+
+
+def dragon_cells_of(
+    ruleset_field: HexField | SquareField, dragon: object
+) -> tuple[int, ...] | None:
+    """(head, body, tail) of a dragon state on its field, or None off it: for
+    readers outside the resolver (diagrams, reports) that draw any edition."""
+    from .state import DragonState
+
+    assert isinstance(dragon, DragonState)
+    if not ruleset_field.is_cell(dragon.head):
+        return None
+    if isinstance(ruleset_field, SquareField):
+        from .square_dragon import dragon_cells
+
+        return dragon_cells(
+            ruleset_field,
+            dragon.head,
+            dragon.facing,
+            dragon.mark("turn") or 0,
+            dragon.mark("turn_step") or 0,
+        )
+    return geometry.dragon_cells(dragon.head, dragon.facing)
+
+
+def mouth_cells_of(ruleset_field: HexField | SquareField, dragon: object) -> tuple[int, ...]:
+    """The cells next to a dragon's head but its body (where it swallows or,
+    on squares, where a shot at its head is thrown from)."""
+    cells = dragon_cells_of(ruleset_field, dragon)
+    if cells is None:
+        return ()
+    return tuple(c for c in ruleset_field.neighbours(cells[0]) if c not in cells[1:])

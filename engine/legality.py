@@ -96,6 +96,10 @@ def check_orders(
         for o in _all(orders):
             out.append(_problem(Code.MATCH_ENDED, o, getattr(o, "tick", None)))
         return out
+    if ruleset.field.shape == "square":  # the second edition's field and mechanics
+        from .legality_square import square_problems
+
+        return square_problems(state, orders, ruleset, side, _problem)
     roster = _substitutions(state, orders, ruleset, side, out)
     mine = [o for o in orders.players if side is None or o.side == side]
     for o in orders.players:

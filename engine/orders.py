@@ -10,13 +10,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .geometry import Side
+from .geometry import Direction, Side
 from .state import PlayerRef, StateError, _side
 
 DragonMove = Literal["forward", "left", "right", "stay"]
-FireKind = Literal["short", "volley"]
+# short/volley: the classic flames (§6); jet/wall: the second edition's flame
+# jet around the head and fire wall ahead (seed 001).
+FireKind = Literal["short", "volley", "jet", "wall"]
+StrikeKind = Literal["tail", "wings"]
 DRAGON_MOVES: tuple[DragonMove, ...] = ("forward", "left", "right", "stay")
-FIRE_KINDS: tuple[FireKind, ...] = ("short", "volley")
+FIRE_KINDS: tuple[FireKind, ...] = ("short", "volley")  # the classic flames
+SQUARE_FIRE_KINDS: tuple[FireKind, ...] = ("jet", "wall")  # the second edition's
+ALL_FIRE_KINDS: tuple[FireKind, ...] = FIRE_KINDS + SQUARE_FIRE_KINDS
+STRIKE_KINDS: tuple[StrikeKind, ...] = ("tail", "wings")
 
 
 class OrdersError(ValueError):
@@ -66,6 +72,9 @@ class PlayerOrder:
     height: int
     action: Action | None = None
     description: str = ""
+    # The second edition's safety spell «чебурыхнус-парашутис», said in case
+    # he falls this tick (seed 001): he comes back next round.
+    safety: bool = False
 
     @property
     def ref(self) -> PlayerRef:
@@ -79,6 +88,9 @@ class DragonOrder:
     move: DragonMove = "stay"
     height_step: int = 0  # -1, 0 or +1
     fire: FireKind | None = None
+    # The second edition (seed 001): the jet's direction, a tail or wing strike.
+    fire_direction: Direction | None = None
+    strike: StrikeKind | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,16 +180,7 @@ class RoundOrders:
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "players": [_player_order_json(o) for o in self.players],
-            "dragons": [
-                {
-                    "side": o.side,
-                    "tick": o.tick,
-                    "move": o.move,
-                    "height_step": o.height_step,
-                    "fire": o.fire,
-                }
-                for o in self.dragons
-            ],
+            "dragons": [_dragon_order_json(o) for o in self.dragons],
             "substitutions": [
                 {"side": s.side, "out": s.out_number, "in": s.in_number} for s in self.substitutions
             ],
@@ -200,7 +203,13 @@ class RoundOrders:
                         height_step=int(o.get("height_step", 0)),
                         fire=None
                         if o.get("fire") is None
-                        else _choice(o["fire"], FIRE_KINDS, "fire"),
+                        else _choice(o["fire"], ALL_FIRE_KINDS, "fire"),
+                        fire_direction=None
+                        if o.get("fire_direction") is None
+                        else Direction[_choice(o["fire_direction"], _DIRS, "fire direction")],
+                        strike=None
+                        if o.get("strike") is None
+                        else _choice(o["strike"], STRIKE_KINDS, "strike"),
                     )
                     for o in d.get("dragons", ())
                 ),
@@ -215,6 +224,25 @@ class RoundOrders:
             )
         except (KeyError, TypeError, ValueError, StateError) as exc:
             raise OrdersError(f"malformed orders document: {exc}") from None
+
+
+_DIRS: tuple[str, ...] = tuple(d.name for d in Direction)
+
+
+def _dragon_order_json(o: DragonOrder) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "side": o.side,
+        "tick": o.tick,
+        "move": o.move,
+        "height_step": o.height_step,
+        "fire": o.fire,
+    }
+    # Only when given, so classic documents keep their exact form.
+    if o.fire_direction is not None:
+        out["fire_direction"] = o.fire_direction.name
+    if o.strike is not None:
+        out["strike"] = o.strike
+    return out
 
 
 def _choice(value: Any, allowed: tuple[Any, ...], what: str) -> Any:
@@ -244,6 +272,8 @@ def _player_order_json(o: PlayerOrder) -> dict[str, Any]:
     }
     if o.description:
         out["description"] = o.description
+    if o.safety:
+        out["safety"] = True
     return out
 
 
@@ -268,4 +298,5 @@ def _player_order_from_json(o: dict[str, Any]) -> PlayerOrder:
         height=int(o["height"]),
         action=action,
         description=str(o.get("description", "")),
+        safety=bool(o.get("safety", False)),
     )

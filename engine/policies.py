@@ -15,6 +15,7 @@ from typing import Final
 
 from .bots.greedy import greedy_orders
 from .bots.random_bot import random_orders
+from .bots.square_bot import square_orders
 from .dice import Dice, derive_seed
 from .geometry import Side
 from .orders import RoundOrders
@@ -30,6 +31,8 @@ def random_policy(
     state: MatchState, ruleset: Ruleset, side: Side, seed: str | int | bytes
 ) -> RoundOrders:
     """Any legal flight and action, picked at random; fire now and then."""
+    if ruleset.field.shape == "square":  # the second edition's captains know squares
+        return square_orders(state, ruleset, side, _dice(seed, f"random/{side}"), careful=False)
     return random_orders(state, ruleset, side, _dice(seed, f"random/{side}"))
 
 
@@ -40,6 +43,8 @@ def greedy_policy(
     shoot when its mouth will be open; the dragon keeps its mouth shut while
     threatened, goes for opponents, fires at them and rests otherwise
     (docs/engine.md, *The built-in captains*)."""
+    if ruleset.field.shape == "square":
+        return square_orders(state, ruleset, side, _dice(seed, f"greedy/{side}"))
     return greedy_orders(state, ruleset, side, _dice(seed, f"greedy/{side}"))
 
 

@@ -22,7 +22,18 @@ from .field import HexField, SquareField, field_of
 from .geometry import Direction, Side
 
 BALLS: Final = ("black", "green", "blue", "red", "yellow")
-EFFECTS: Final = ("daze", "sneeze", "extinguish", "pepper", "paralyse")
+EFFECTS: Final = (
+    "daze",
+    "sneeze",
+    "extinguish",
+    "pepper",
+    "paralyse",
+    # the second edition's (seed 001)
+    "daze_zone",
+    "spit",
+    "gape",
+    "sleep",
+)
 PASS_FLIGHTS: Final = ("next_tick", "same_tick")
 SIMULTANEOUS_SWALLOWS: Final = ("together", "in_hand_order")
 

@@ -15,12 +15,15 @@ from .geometry import Direction, Side
 STATE_VERSION: Final = 1
 LASTING_EFFECTS: Final = ("daze", "sneeze")  # last until the next ball (§1)
 
-PlayerStatus = Literal["active", "hospital", "swallowed", "reserve"]
+# "out": out of the game for good (the second edition: a fall without the
+# safety spell, the dome, the flame).
+PlayerStatus = Literal["active", "hospital", "swallowed", "reserve", "out"]
 # "out": not in this position at all — only hand-built case-book positions
 # have such balls (they count as in play for §1's end conditions).
 BallStatus = Literal["free", "held", "vanished", "swallowed", "burnt", "out"]
 MatchStatus = Literal["playing", "ended"]
-PLAYER_STATUSES: Final = ("active", "hospital", "swallowed", "reserve")
+PLAYER_STATUSES: Final = ("active", "hospital", "swallowed", "reserve", "out")
+Marks = tuple[tuple[str, int], ...]
 BALL_STATUSES: Final = ("free", "held", "vanished", "swallowed", "burnt", "out")
 
 
@@ -54,6 +57,12 @@ class PlayerState:
     balls: tuple[str, ...] = ()  # ball names held, at most two
     return_round: int | None = None  # hospital: the round whose return tick launches him
     swallowed_by: Side | None = None
+    # An edition's own counters, sorted by name (the second edition: where
+    # and at which tick a fallen player comes back).  In JSON only when set.
+    marks: Marks = ()
+
+    def mark(self, name: str) -> int | None:
+        return dict(self.marks).get(name)
 
     @property
     def ref(self) -> PlayerRef:
@@ -74,7 +83,7 @@ class PlayerState:
             "balls": list(self.balls),
             "return_round": self.return_round,
             "swallowed_by": self.swallowed_by,
-        }
+        } | ({"marks": dict(self.marks)} if self.marks else {})
 
     @staticmethod
     def from_json(d: dict[str, Any]) -> PlayerState:
@@ -91,6 +100,7 @@ class PlayerState:
             balls=tuple(str(b) for b in d.get("balls", ())),
             return_round=_opt_int(d.get("return_round")),
             swallowed_by=_opt_side(d.get("swallowed_by")),
+            marks=_marks(d.get("marks")),
         )
 
 
@@ -197,6 +207,13 @@ class DragonState:
     open_ticks: int = 0  # ticks the mouth stays open to catch breath
     swallowed_players: tuple[PlayerRef, ...] = ()
     swallowed_balls: tuple[str, ...] = ()
+    # An edition's own counters, sorted by name (the second edition: a turn
+    # under way, when the next jet may come, the deep breath …); in JSON only
+    # when set.
+    marks: Marks = ()
+
+    def mark(self, name: str) -> int | None:
+        return dict(self.marks).get(name)
 
     @property
     def effects(self) -> tuple[str, ...]:
@@ -227,7 +244,7 @@ class DragonState:
             "open_ticks": self.open_ticks,
             "swallowed_players": [p.to_json() for p in self.swallowed_players],
             "swallowed_balls": list(self.swallowed_balls),
-        }
+        } | ({"marks": dict(self.marks)} if self.marks else {})
 
     @staticmethod
     def from_json(d: dict[str, Any]) -> DragonState:
@@ -246,6 +263,7 @@ class DragonState:
             open_ticks=int(d.get("open_ticks", 0)),
             swallowed_players=tuple(PlayerRef.from_json(p) for p in d.get("swallowed_players", ())),
             swallowed_balls=tuple(str(b) for b in d.get("swallowed_balls", ())),
+            marks=_marks(d.get("marks")),
         )
 
 
@@ -417,6 +435,12 @@ def _side(value: Any) -> Side:
 
 def _opt_side(value: Any) -> Side | None:
     return None if value is None else _side(value)
+
+
+def _marks(value: Any) -> Marks:
+    if not value:
+        return ()
+    return tuple(sorted((str(k), int(v)) for k, v in dict(value).items()))
 
 
 def _opt_int(value: Any) -> int | None:

@@ -122,20 +122,36 @@ def case_cmd(paths: tuple[Path, ...], quiet: bool, index_path: Path | None) -> N
 
 
 def _gaps(book: _Book) -> list[str]:
-    covered = {ref.sentence for _, c in book.cases for ref in c.rules}
+    # Each rule book numbers its own sentences: a case covers those of the
+    # book it lies in.
+    covered = {
+        (id(_sentences_for(path, book)), ref.sentence) for path, c in book.cases for ref in c.rules
+    }
+    many = len(book.sentences) > 1
     return [
-        s.id
-        for listing in book.sentences.values()
+        f"{folder.name} {s.id}" if many else s.id
+        for folder, listing in book.sentences.items()
         for s in listing.values()
-        if s.rule and s.id not in covered and not s.tests
+        if s.rule and (id(listing), s.id) not in covered and not s.tests
     ]
+
+
+_TITLES = {
+    "classic": "The case book (classic rules)",
+    "variant-001": "The case book (the second edition, seed 001: ruleset variant-001)",
+}
 
 
 def _write_index(book: _Book, path: Path) -> None:
     if len(book.sentences) != 1:
         raise click.ClickException("--index needs the cases of one rule book (one _sentences.toml)")
-    (listing,) = book.sentences.values()
+    ((folder, listing),) = book.sentences.items()
+    title = _TITLES.get(folder.name, f"The case book ({folder.name})")
     text = render_index(
-        list(listing.values()), [c for _, c in book.cases], "The case book (classic rules)"
+        list(listing.values()),
+        [c for _, c in book.cases],
+        title,
+        book=folder.name,
+        index=f"docs/{path.name}",
     )
     path.write_text(text, encoding="utf-8")

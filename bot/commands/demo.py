@@ -99,6 +99,13 @@ def _display(lang: str, quiet: bool) -> Iterator[_Display]:
 )
 @click.option("--lang", type=click.Choice(["ru", "en"]), default="ru", show_default=True)
 @click.option(
+    "--ruleset",
+    "ruleset_name",
+    default="classic",
+    show_default=True,
+    help="The edition to play: classic, or variant-001 (the second edition, on squares).",
+)
+@click.option(
     "--force", is_flag=True, help="Write into a non-empty folder that is not demo output."
 )
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but the closing summary.")
@@ -124,6 +131,7 @@ def demo(
     rounds: int | None,
     seed: str,
     lang: str,
+    ruleset_name: str,
     force: bool,
     quiet: bool,
     mail: bool,
@@ -159,6 +167,7 @@ def demo(
         lang=lang,
         force=force,
         mail=MailOptions(port=mail_port, wait=mail_wait) if mail else None,
+        ruleset=ruleset_name,
     )
     try:  # before anything is printed: a folder we may not use is the one thing to say
         options.folder.prepare(force=force, lang=lang)

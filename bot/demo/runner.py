@@ -86,6 +86,7 @@ class DemoOptions:
     policies: tuple[str, str] = ("greedy", "greedy")  # left, right
     start: datetime = START
     mail: MailOptions | None = None  # a local SMTP inbox for a person's mail
+    ruleset: str = "classic"  # the edition the match plays ("variant-001": the second)
 
 
 @dataclass(frozen=True)
@@ -259,6 +260,7 @@ def _wire(options: DemoOptions, db: Database) -> _Demo:
     clock = FakeClock(options.start)
     settings = ServiceSettings(
         lang=options.lang,
+        ruleset=options.ruleset,
         channel_chat=PUBLIC_CHANNEL,
         # Reproducible dice: each seed of the judge derived from the demo seed.
         seed_source=partial(_service_seed, options.seed),

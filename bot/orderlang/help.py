@@ -46,6 +46,11 @@ _TYPE_LABELS: Final[dict[str, str]] = {
     "FIRE": "дракон: огонь (пламя, если не «залп») / fire (a flame unless “volley”)",
     "SHORT": "дракон: короткое пламя / short flame",
     "VOLLEY": "дракон: залп / volley",
+    "JET": "дракон (второе издание): струя пламени, можно с направлением (СВ, NE…) / jet, optionally with its direction",
+    "WALL": "дракон (второе издание): огненный вал / fire wall",
+    "TAIL": "дракон (второе издание): удар хвостом / tail strike",
+    "WINGS": "дракон (второе издание): удар крыльями / wing strike",
+    "SAFETY": "игрок (второе издание): подстраховочное заклинание / the safety spell",
     "PENALTY": "штраф / penalty (game master)",
 }
 

@@ -125,6 +125,16 @@ KEYWORDS: Final[dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
     "FIRE": (("огонь", "огнем"), ("fire",)),  # a flame of no stated kind: short, unless "залп"
     "SHORT": (("пламя", "пламенем", "короткое", "короткий", "плевок"), ("short", "flame")),
     "VOLLEY": (("залп", "залпом"), ("volley", "burst", "blast")),
+    # the second edition (seed 001): the flame jet, the fire wall, tail and
+    # wing strikes, the safety spell
+    "JET": (("струя", "струю", "струей", "струёй", "струйное"), ("jet",)),
+    "WALL": (("вал", "валом"), ("wall",)),
+    "TAIL": (("хвост", "хвостом"), ("tail",)),
+    "WINGS": (("крылья", "крыльями", "крылом", "крыло"), ("wings", "wing")),
+    "SAFETY": (
+        ("чебурыхнус-парашутис", "чебурыхнус", "подстраховка"),
+        ("cheburykhnus-parashutis", "safety", "parachute"),
+    ),
     "PENALTY": (("штраф", "штрафной", "пенальти", "вбрасывание"), ("penalty", "throw-in")),
 }
 

@@ -122,6 +122,7 @@ class PlayerLine:
     action: Action | None
     clear: bool
     end: int
+    safety: bool = False  # the second edition's «чебурыхнус-парашутис»
 
 
 @dataclass(frozen=True, slots=True)

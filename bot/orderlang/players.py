@@ -69,7 +69,9 @@ class PlayerReader(ActionReader):
             else:
                 cell, height = self._stay(player, tick, (where.start, where.end))
             action = self._action(player, node.action, height)
-            order = PlayerOrder(player.side, player.number, tick, cell, height, action, description)
+            order = PlayerOrder(
+                player.side, player.number, tick, cell, height, action, description, node.safety
+            )
             key = (player.side, player.number, tick)
             self._replace_player(key, order)
             parts = {"all": span, "flight": (where.start, where.end)}

@@ -51,6 +51,11 @@ _W = {
     "down": ("вниз", "down"),
     "short": ("пламя", "flame"),
     "volley": ("залп", "volley"),
+    "jet": ("струя", "jet"),
+    "wall": ("вал", "wall"),
+    "tail": ("хвост", "tail"),
+    "wings": ("крылья", "wings"),
+    "safety": ("чебурыхнус-парашутис", "safety"),
     "none": ("Приказов нет.", "No orders."),
     "missing": ("Ещё нет приказа:", "No order yet:"),
     "dragon_stays": ("дракон (будет стоять)", "dragon (will stay)"),
@@ -111,6 +116,8 @@ def _player_line(o: PlayerOrder, state: MatchState, ruleset: Ruleset, lang: str)
             text += f", {_w('steal', lang)} {_player_name(state, other_side(o.side), target)}"
         case None:
             pass
+    if o.safety:
+        text += f", {_w('safety', lang)}"
     if o.description:
         text += " // " + " ".join(o.description.split("\n"))
     return text
@@ -121,7 +128,10 @@ def _dragon_line(o: DragonOrder, lang: str) -> str:
     if o.height_step:
         parts.append(_w("up" if o.height_step > 0 else "down", lang))
     if o.fire:
-        parts.append(_w(o.fire, lang))
+        jet = _w(o.fire, lang)
+        parts.append(f"{jet} {o.fire_direction.name}" if o.fire_direction is not None else jet)
+    if o.strike:
+        parts.append(_w(o.strike, lang))
     return f"{_w('dragon', lang)}: {', '.join(parts)}"
 
 

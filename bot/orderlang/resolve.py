@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
-from engine.geometry import Side
+from engine.geometry import Direction, Side
 from engine.orders import (
     DragonMove,
     DragonOrder,
@@ -20,6 +20,7 @@ from engine.orders import (
     Penalty,
     PlayerOrder,
     RoundOrders,
+    StrikeKind,
     Substitution,
 )
 from engine.ruleset import Ruleset
@@ -51,6 +52,24 @@ from .tokens import Word
 __all__ = ["SUGGESTED_ERRORS", "Resolver", "Span", "team_of"]
 
 SUGGESTED_ERRORS: Final = 20
+
+_FIRES: dict[str, FireKind] = {"SHORT": "short", "VOLLEY": "volley", "JET": "jet", "WALL": "wall"}
+# The jet's direction on the square field (the second edition).
+_COMPASS: dict[str, Direction] = {
+    **{d.name.lower(): d for d in Direction},
+    "север": Direction.N,
+    "северо-восток": Direction.NE,
+    "восток": Direction.E,
+    "юго-восток": Direction.SE,
+    "юг": Direction.S,
+    "юго-запад": Direction.SW,
+    "запад": Direction.W,
+    "северо-запад": Direction.NW,
+    "св": Direction.NE,
+    "юв": Direction.SE,
+    "юз": Direction.SW,
+    "сз": Direction.NW,
+}
 
 _MOVES: dict[str, DragonMove] = {
     "FORWARD": "forward",
@@ -380,18 +399,29 @@ class Resolver(PlayerReader):
         assert ticks is not None
         move = self._one(node.items, {"FORWARD", "LEFT", "RIGHT", "STAY"})
         vertical = self._one(node.items, {"UP", "DOWN"})
-        fires = [w for w in node.items if w.kind in ("SHORT", "VOLLEY")]
-        fire_word = self._one(fires, {"SHORT", "VOLLEY"})
+        kinds = {"SHORT", "VOLLEY", "JET", "WALL"}
+        fires = [w for w in node.items if w.kind in kinds]
+        fire_word = self._one(fires, kinds)
         if fire_word is None and any(w.kind == "FIRE" for w in node.items):
             fire_word = next(w for w in node.items if w.kind == "FIRE")
         fire: FireKind | None = None
         if fire_word is not None:
-            fire = "volley" if fire_word.kind == "VOLLEY" else "short"
+            fire = _FIRES.get(fire_word.kind, "short")
+        strike_word = self._one(node.items, {"TAIL", "WINGS"})
+        strike: StrikeKind | None = None
+        if strike_word is not None:
+            strike = "tail" if strike_word.kind == "TAIL" else "wings"
+        direction: Direction | None = None
+        for w in node.items:
+            if w.kind == "WORD":
+                direction = _COMPASS.get(w.value.lower().replace("ё", "е"))
+                if direction is None or fire != "jet":
+                    raise self.error("syntax", "dragon_conflict", (w.start, w.end), a=w.value, b="")
         step = 0 if vertical is None else (1 if vertical.kind == "UP" else -1)
         dmove: DragonMove = "stay" if move is None else _MOVES[move.kind]
         items_span = (node.items[0].start, node.items[-1].end)
         for tick in ticks:
-            order = DragonOrder(side, tick, dmove, step, fire)
+            order = DragonOrder(side, tick, dmove, step, fire, direction, strike)
             old = self.dragons.get((side, tick))
             if old is not None:
                 self.line_of.pop(old, None)

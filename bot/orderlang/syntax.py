@@ -215,12 +215,15 @@ class _ToNodes(Transformer[Token, Any]):
             elif isinstance(i, Ticks):
                 ticks.append(i)
         assert subject is not None
-        flight, action, clear = items[-1]
+        safety = isinstance(items[-1], Word) and items[-1].type == "SAFETY"
+        flight, action, clear = items[-2] if safety else items[-1]
         end = subject.end
         for x in (flight, action):
             if x is not None and x.end > end:
                 end = x.end
-        return PlayerLine(tuple(ticks), subject, flight, action, clear, end)
+        if safety:
+            end = max(end, items[-1].end)
+        return PlayerLine(tuple(ticks), subject, flight, action, clear, end, safety)
 
     def dbody(self, items: list[Any]) -> list[Word]:
         return _words(items)

@@ -55,6 +55,8 @@ _DIRECTION: Final[dict[Direction, str]] = {
     Direction.W: N_("name.direction.W"),
     Direction.NW: N_("name.direction.NW"),
     Direction.NE: N_("name.direction.NE"),
+    Direction.N: N_("name.direction.N"),  # the square field's (the second edition)
+    Direction.S: N_("name.direction.S"),
 }
 
 _EFFECT: Final[dict[str, str]] = {
@@ -92,7 +94,10 @@ def _ball(ball: str, form: int, lang: str, default: str) -> str:
 
 
 # Editions by ruleset name; another ruleset is named by its own title.
-_EDITIONS: Final[dict[str, str]] = {"classic": N_("ruleset.classic")}
+_EDITIONS: Final[dict[str, str]] = {
+    "classic": N_("ruleset.classic"),
+    "variant-001": N_("ruleset.variant-001"),
+}
 
 
 def edition_name(ruleset: Ruleset, lang: str) -> str:

@@ -78,6 +78,8 @@ WHY: Final[dict[str, str]] = {
     "all_balls": N_("report.why.all_balls"),
     "team_swallowed": N_("report.why.team_swallowed"),
     "max_rounds": N_("report.why.max_rounds"),
+    "asleep": N_("report.why.asleep"),
+    "all_players_out": N_("report.why.all_players_out"),
     "decided": N_("report.why.decided"),
     "game_master": N_("report.why.game_master"),
 }

@@ -14,8 +14,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from engine import geometry
 from engine.events import Event, Kind
+from engine.field import dragon_cells_of, mouth_cells_of
 from engine.geometry import SIDES, Direction, Side
 from engine.ruleset import Ruleset
 from engine.state import DragonState, MatchState
@@ -112,14 +112,13 @@ def position_scene(
         with scene.layer("fire"):
             _fire(scene, layout, burnt)
     # A state read from elsewhere may be damaged: draw what is on the field.
-    # (Dragon shapes come from the engine's hex geometry: off it, no dragon is drawn.)
-    dragons = [
-        d for d in state.dragons if layout.board.is_cell(d.head) and geometry.is_cell(d.head)
-    ]
+    # (Dragon shapes come from the ruleset's field: off it, no dragon is drawn.)
+    field = ruleset.field
+    dragons = [d for d in state.dragons if layout.board.is_cell(d.head) and field.is_cell(d.head)]
     with scene.layer("mouths"):
         for dragon in dragons:
             if dragon.mouth_open:
-                for cell in geometry.mouth_cells(dragon.head, dragon.facing):
+                for cell in mouth_cells_of(field, dragon):
                     if not layout.board.is_cell(cell):
                         continue
                     with scene.tagged(cell=cell, role="mouth", label=dragon.side):
@@ -128,7 +127,7 @@ def position_scene(
                         )
     with scene.layer("dragons"):
         for dragon in dragons:
-            _dragon(scene, layout, dragon)
+            _dragon(scene, layout, dragon, dragon_cells_of(field, dragon))
     with scene.layer("arrows"):
         _arrows(scene, layout, state, tick_events, previous, gm_view)
     with scene.layer("courses"):
@@ -148,8 +147,9 @@ def _fire(scene: Scene, layout: Layout, cells: Sequence[int]) -> None:
         draw_cell_number(scene, layout, cell, INK, bold=True, stroke=WHITE, stroke_width=2)
 
 
-def _dragon(scene: Scene, layout: Layout, dragon: DragonState) -> None:
-    cells = geometry.dragon_cells(dragon.head, dragon.facing)
+def _dragon(
+    scene: Scene, layout: Layout, dragon: DragonState, cells: tuple[int, ...] | None
+) -> None:
     if cells is None or not all(layout.board.is_cell(c) for c in cells):
         return
     colour = DRAGON_COLOURS[dragon.side]
@@ -162,7 +162,12 @@ def _dragon(scene: Scene, layout: Layout, dragon: DragonState) -> None:
     spine = max(4, round(r * 0.3))
     scene.line((tail, body, head), colour, spine, round_joints=True)
     scene.circle(tail, spine * 0.5, fill=colour)
-    ux, uy = _UNIT[dragon.facing]
+    if dragon.facing in _UNIT and layout.board.shape == "hex":
+        ux, uy = _UNIT[dragon.facing]
+    else:  # any other field: the head points away from the body
+        dx, dy = head[0] - body[0], head[1] - body[1]
+        norm = math.hypot(dx, dy) or 1.0
+        ux, uy = dx / norm, dy / norm
     px, py = -uy, ux
     hx, hy = head
 

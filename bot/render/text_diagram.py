@@ -13,6 +13,7 @@ import textwrap
 
 from bot.i18n import N_, t
 from engine import geometry
+from engine.field import HexField, SquareField, dragon_cells_of
 from engine.geometry import Direction
 from engine.ruleset import Ruleset
 from engine.state import MatchState
@@ -20,7 +21,6 @@ from engine.state import MatchState
 from .names import ball_colour, ball_letter, check_lang, direction_name, side_letter
 from .panel import panel_lines
 from .story import score_text
-from .values import is_cell
 
 __all__ = ["SLOT", "WIDTH", "text_diagram"]
 
@@ -34,6 +34,8 @@ _ARROW = {
     Direction.W: "←",
     Direction.NW: "↖",
     Direction.NE: "↗",
+    Direction.N: "↑",  # the square field's (the second edition)
+    Direction.S: "↓",
 }
 
 
@@ -46,8 +48,10 @@ def text_diagram(
     check_lang(lang)
     marks: dict[int, list[str]] = {}
     details: dict[int, list[str]] = {}
+    field = ruleset.field
+    on_field = field.is_cell
     for d in state.dragons:
-        cells = geometry.dragon_cells(d.head, d.facing) if is_cell(d.head) else None
+        cells = dragon_cells_of(field, d)
         if cells is None:
             continue
         team = state.team(d.side).name
@@ -67,7 +71,7 @@ def text_diagram(
             marks.setdefault(cell, []).append(t("diagram.dragon_mark", lang))
             details.setdefault(cell, []).append(t(part, lang, team=team))
     for p in sorted(state.players, key=lambda p: (p.side, p.number)):
-        if not p.on_field or not is_cell(p.cell):
+        if not p.on_field or not isinstance(p.cell, int) or not on_field(p.cell):
             continue
         mark = f"{side_letter(p.side, lang)}{p.number}"
         marks.setdefault(p.cell, []).append(mark)
@@ -78,7 +82,7 @@ def text_diagram(
             )
         details.setdefault(p.cell, []).append(text)
     for b in state.balls:
-        if b.status == "free" and is_cell(b.cell):
+        if b.status == "free" and isinstance(b.cell, int) and on_field(b.cell):
             marks.setdefault(b.cell, []).append(ball_letter(b.name, lang))
             details.setdefault(b.cell, []).append(
                 t(
@@ -88,7 +92,7 @@ def text_diagram(
                     height=b.height,
                 )
             )
-    out = _map(marks)
+    out = _map(marks, field)
     letters = "/".join(ball_letter(name, lang) for name in ruleset.ball_order)
     out.append("")
     out.extend(textwrap.wrap(t("diagram.legend", lang, balls=letters), WIDTH))
@@ -119,16 +123,24 @@ def text_diagram(
     return "\n".join(out) + "\n"
 
 
-def _map(marks: dict[int, list[str]]) -> list[str]:
+def _coord(field: HexField | SquareField, cell: int) -> tuple[int, int]:
+    """(row, x) in half-cell units, as the hex field's doubled coordinates."""
+    if isinstance(field, SquareField):
+        row, col = field.coord(cell)
+        return row, 2 * col
+    return geometry.coord(cell)
+
+
+def _map(marks: dict[int, list[str]], field: HexField | SquareField) -> list[str]:
     rows: dict[int, list[int]] = {}
-    for cell in geometry.CELLS:
-        rows.setdefault(geometry.coord(cell)[0], []).append(cell)
+    for cell in range(1, field.cell_count + 1):
+        rows.setdefault(_coord(field, cell)[0], []).append(cell)
     lines: list[str] = []
     for row in sorted(rows):
         numbers = [" "] * WIDTH
         content = [" "] * WIDTH
         for cell in rows[row]:
-            col = geometry.coord(cell)[1] * (SLOT + 1) // 2
+            col = _coord(field, cell)[1] * (SLOT + 1) // 2
             _put(numbers, col, str(cell).center(SLOT))
             _put(content, col, _squash("".join(marks.get(cell, ()))).center(SLOT))
         lines.append("".join(numbers).rstrip())

@@ -48,6 +48,8 @@ END_REASON_TEXTS = {
     "team_swallowed": N_("end_reason_team_swallowed"),
     "decided": N_("end_reason_decided"),
     "max_rounds": N_("end_reason_max_rounds"),
+    "asleep": N_("end_reason_asleep"),
+    "all_players_out": N_("end_reason_all_players_out"),
     "game_master": N_("end_reason_game_master"),
 }
 

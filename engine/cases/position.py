@@ -24,13 +24,16 @@ once, in its holder's ``holds``.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 from typing import Any, Final
 
 from ..consistency import state_problems
+from ..field import SquareField
 from ..geometry import HEX_DIRECTIONS, SIDES, Direction, Side, direction_between
 from ..resolution.geo import DIST, dragon_after, dragon_cells_problem, mouth_of
 from ..ruleset import Ruleset
+from ..square_dragon import dragon_cells as square_dragon_cells
 from ..state import BallState, DragonState, MatchState, PlayerRef, PlayerState, TeamState
 from .text import CaseError, parse_place, parse_ref, ref_label
 
@@ -38,7 +41,9 @@ __all__ = ["PARK_DISTANCE", "build_position"]
 
 PARK_DISTANCE: Final = 4  # an unnamed dragon keeps at least this far from the case
 TEAM_NAMES: Final[dict[Side, str]] = {"left": "Левые", "right": "Правые"}
-_PLAYER_KEYS: Final = frozenset({"at", "holds", "status", "return_round", "swallowed_by", "name"})
+_PLAYER_KEYS: Final = frozenset(
+    {"at", "holds", "status", "return_round", "swallowed_by", "name", "marks"}
+)
 _BALL_KEYS: Final = frozenset(
     {"at", "status", "direction", "pass_ticks_left", "spell", "enchanted_by", "swallowed_by"}
     | {"pass_to", "passer"}
@@ -46,6 +51,7 @@ _BALL_KEYS: Final = frozenset(
 _DRAGON_KEYS: Final = frozenset(
     {"head", "facing", "height", "mouth_open", "effect", "pending", "extinguished", "paralysed"}
     | {"short_left", "volleys_left", "open_ticks", "swallowed_players", "swallowed_balls"}
+    | {"marks"}
 )
 _TEAM_KEYS: Final = frozenset({"score", "enchanted_left", "warnings", "warned_round", "name"})
 
@@ -64,6 +70,13 @@ def build_position(doc: dict[str, Any], rules: Ruleset) -> MatchState:
         if b.pass_to is not None:
             named_cells.add(b.pass_to[0])
     dragons = _dragons(_table(doc, "dragons"), rules, named_cells)
+    marks = {
+        parse_ref(k, f"players.{k}"): _marks(v.get("marks"), f"players.{k}.marks")
+        for k, v in _table(doc, "players").items()
+        if isinstance(v, dict) and "marks" in v
+    }
+    if marks:
+        players = [replace(p, marks=marks.get(p.ref, p.marks)) for p in players]
     teams = tuple(_team(side, doc.get(f"{side}_team", {}), rules) for side in SIDES)
     state = MatchState(
         ruleset=rules.name,
@@ -78,6 +91,14 @@ def build_position(doc: dict[str, Any], rules: Ruleset) -> MatchState:
     if problems:
         raise CaseError("the position is not possible: " + "; ".join(problems[:3]))
     return state
+
+
+def _marks(value: Any, where: str) -> tuple[tuple[str, int], ...]:
+    """An edition's counters (the second edition's turn, jet, breath, return
+    cell …): a table of whole numbers."""
+    if not isinstance(value, dict):
+        raise CaseError(f"{where} must be a table of whole numbers")
+    return tuple(sorted((str(k), _int(v, f"{where}.{k}")) for k, v in value.items()))
 
 
 def _table(doc: dict[str, Any], key: str) -> dict[str, Any]:
@@ -239,14 +260,19 @@ def _dragons(table: dict[str, Any], rules: Ruleset, named: set[int]) -> dict[Sid
     if unknown:
         raise CaseError(f"[dragons]: {unknown[0]!r} is not left or right")
     out: dict[Side, DragonState] = {}
+    square = rules.field if isinstance(rules.field, SquareField) else None
     for side in SIDES:
         if side in table:
             out[side] = _dragon(side, table[side], rules)
-            named |= _dragon_cells(out[side])
+            named |= _dragon_cells(out[side], square)
     for side in SIDES:
         if side not in table:
-            out[side] = _parked(side, rules, named)
-            named |= _dragon_cells(out[side])
+            out[side] = (
+                _parked_square(side, rules, square, named)
+                if square is not None
+                else _parked(side, rules, named)
+            )
+            named |= _dragon_cells(out[side], square)
     return out
 
 
@@ -273,10 +299,18 @@ def _dragon(side: Side, spec: Any, rules: Ruleset) -> DragonState:
         _int(spec.get("open_ticks", 0), f"{where}.open_ticks"),
         tuple(parse_ref(r, f"{where}.swallowed_players") for r in eaten),
         tuple(spec.get("swallowed_balls", [])),
+        _marks(spec["marks"], f"{where}.marks") if "marks" in spec else (),
     )
 
 
-def _dragon_cells(d: DragonState) -> set[int]:
+def _dragon_cells(d: DragonState, square: SquareField | None = None) -> set[int]:
+    if square is not None:
+        cells = square_dragon_cells(
+            square, d.head, d.facing, d.mark("turn") or 0, d.mark("turn_step") or 0
+        )
+        if cells is None:
+            return {d.head}
+        return {n for c in cells for n in (c, *square.neighbours(c))}
     after = dragon_after(d.head, d.facing, "stay")
     if after is None:
         return {d.head}
@@ -295,6 +329,27 @@ def _places(side: Side) -> tuple[tuple[int, Direction, frozenset[int]], ...]:
             cells = frozenset({after[0], after[2], after[3]} | mouth_of(head, facing))
             out.append((head, facing, cells))
     return tuple(out)
+
+
+def _parked_square(side: Side, rules: Ruleset, square: SquareField, named: set[int]) -> DragonState:
+    """On squares: the place on the side's half, facing its start, farthest
+    from the case's pieces."""
+    start = rules.dragon.start(side)
+    best: int | None = None
+    best_gap = -1
+    for head in range(1, square.cell_count + 1):
+        cells = square_dragon_cells(square, head, start.facing)
+        if cells is None or any(square.half_of(c) != side or square.is_edge(c) for c in cells):
+            continue
+        gap = min((square.distance(c, n) for c in cells for n in named), default=99)
+        if gap > best_gap:
+            best, best_gap = head, gap
+    if best is None or best_gap < PARK_DISTANCE:
+        raise CaseError(
+            f"the case does not name the {side} dragon and there is no place for it "
+            f"{PARK_DISTANCE} cells from the case's pieces: name it in [dragons]"
+        )
+    return DragonState(side, best, start.facing, rules.dragon.start_height)
 
 
 def _parked(side: Side, rules: Ruleset, named: set[int]) -> DragonState:

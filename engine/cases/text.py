@@ -13,10 +13,11 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
-from ..geometry import Side
+from ..geometry import Direction, Side
 from ..orders import (
+    ALL_FIRE_KINDS,
     DRAGON_MOVES,
-    FIRE_KINDS,
+    STRIKE_KINDS,
     Action,
     Catch,
     DragonMove,
@@ -25,6 +26,7 @@ from ..orders import (
     Pass,
     PlayerOrder,
     Steal,
+    StrikeKind,
 )
 from ..state import PlayerRef
 
@@ -98,9 +100,12 @@ def parse_player_order(text: Any, ref: PlayerRef, tick: int, where: str) -> Play
     words = text.split()
     if words == ["none"]:
         return None
+    # the second edition's safety spell, said beside any action
+    safety = any(w.lower() == "safety" for w in words)
+    words = [w for w in words if w.lower() != "safety"]
     cell, height = parse_place(words[0], where)
     action = _action(words[1:], where)
-    return PlayerOrder(ref.side, ref.number, tick, cell, height, action)
+    return PlayerOrder(ref.side, ref.number, tick, cell, height, action, safety=safety)
 
 
 def _action(words: list[str], where: str) -> Action | None:
@@ -148,16 +153,26 @@ def parse_dragon_order(text: Any, side: Side, tick: int, where: str) -> DragonOr
         raise CaseError(f"{where}: {move!r} is not one of {', '.join(DRAGON_MOVES)}")
     step = 0
     fire: str | None = None
+    direction: Direction | None = None
+    strike: str | None = None
     while words:
         w = words.pop(0)
         if w in ("up", "+1"):
             step = 1
         elif w in ("down", "-1"):
             step = -1
-        elif w == "fire" and words and words[0] in FIRE_KINDS:
+        elif w == "fire" and words and words[0] in ALL_FIRE_KINDS:
             fire = words.pop(0)
+            if fire == "jet" and words and words[0].upper() in Direction.__members__:
+                direction = Direction[words.pop(0).upper()]
+        elif w == "strike" and words and words[0] in STRIKE_KINDS:
+            strike = words.pop(0)
         else:
-            raise CaseError(f"{where}: {w!r}: expected up, down or fire short|volley")
+            raise CaseError(
+                f"{where}: {w!r}: expected up, down, fire short|volley|jet [DIR]|wall"
+                " or strike tail|wings"
+            )
     dm: DragonMove = move
     fk: FireKind | None = fire  # type: ignore[assignment]
-    return DragonOrder(side, tick, dm, step, fk)
+    sk: StrikeKind | None = strike  # type: ignore[assignment]
+    return DragonOrder(side, tick, dm, step, fk, direction, sk)

@@ -91,6 +91,8 @@ def pipeline_of(rules: Ruleset) -> tuple[Step, ...]:
     names = rules.steps or CLASSIC_STEPS
     found = _CACHE.get(names)
     if found is None:
+        from . import square  # noqa: F401  (registers the second edition's steps)
+
         unknown = [n for n in names if n not in STEPS]
         if unknown:
             raise RulesetError(f"ruleset key resolution.steps: unknown step {unknown[0]!r}")

@@ -8,9 +8,11 @@ beside the persistent fields and are reset by :func:`reset_tick_flags`.
 
 from __future__ import annotations
 
+from ..field import SquareField
 from ..geometry import Direction, Side
 from ..orders import PlayerOrder
 from ..ruleset import Ruleset
+from ..square_dragon import dragon_cells
 from ..state import (
     BallState,
     BallStatus,
@@ -40,6 +42,7 @@ class WPlayer:
         "swallowed_by",
         "ref",
         "frozen",
+        "marks",
         # per tick
         "order",
         "held_on",
@@ -48,6 +51,7 @@ class WPlayer:
         "catch_step",
         "catch_note",
         "start_balls",
+        "prev",
     )
 
     def __init__(self, p: PlayerState) -> None:
@@ -62,6 +66,7 @@ class WPlayer:
         self.swallowed_by = p.swallowed_by
         self.ref = PlayerRef(p.side, p.number)
         self.frozen = p  # reused by freeze while nothing changes
+        self.marks: dict[str, int] = dict(p.marks)
         self.order: PlayerOrder | None = None
         self.held_on = False
         self.out_this_tick = False
@@ -69,6 +74,7 @@ class WPlayer:
         self.catch_step = 0
         self.catch_note: str | None = None
         self.start_balls: tuple[WBall, ...] = ()
+        self.prev: tuple[int | None, int | None] = (p.cell, p.height)
 
     @property
     def active(self) -> bool:
@@ -137,6 +143,7 @@ class WDragon:
         "open_ticks",
         "swallowed_players",
         "swallowed_balls",
+        "marks",
         # per tick
         "pending_step",
         # per tick (after step 1)
@@ -162,6 +169,7 @@ class WDragon:
         self.open_ticks = d.open_ticks
         self.swallowed_players = list(d.swallowed_players)
         self.swallowed_balls = list(d.swallowed_balls)
+        self.marks: dict[str, int] = dict(d.marks)
         self.pending_step = -1  # the step of this tick's last swallow (§1: same moment)
         self.body = body
         self.tail = tail
@@ -228,7 +236,15 @@ class Work:
             if wb.holder is not None and wb not in wb.holder.balls:
                 wb.holder.balls.append(wb)
         self.dragons: list[WDragon] = []
+        field = ruleset.field
         for d in state.dragons:
+            if isinstance(field, SquareField):
+                cells = dragon_cells(
+                    field, d.head, d.facing, d.mark("turn") or 0, d.mark("turn_step") or 0
+                )
+                body, tail = (cells[1], cells[2]) if cells else (0, 0)
+                self.dragons.append(WDragon(d, body, tail))
+                continue
             back = d.facing.opposite
             body = NEXT[d.head][back]
             self.dragons.append(WDragon(d, body, NEXT[body][back] if body else 0))
@@ -285,6 +301,7 @@ def _player(p: WPlayer) -> PlayerState:
         and f.balls == balls
         and f.return_round == p.return_round
         and f.swallowed_by == p.swallowed_by
+        and ((not p.marks and not f.marks) or f.marks == tuple(sorted(p.marks.items())))
     ):
         return f
     f = PlayerState(
@@ -297,6 +314,7 @@ def _player(p: WPlayer) -> PlayerState:
         balls,
         p.return_round,
         p.swallowed_by,
+        tuple(sorted(p.marks.items())),
     )
     p.frozen = f
     return f
@@ -373,4 +391,5 @@ def _dragon(d: WDragon) -> DragonState:
         d.open_ticks,
         tuple(d.swallowed_players),
         tuple(d.swallowed_balls),
+        tuple(sorted(d.marks.items())) if d.marks else (),
     )

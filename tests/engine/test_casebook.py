@@ -25,7 +25,7 @@ def _run(*args: str) -> tuple[int, str]:
 
 def test_every_case_of_the_book_passes(tmp_path: Path) -> None:
     index = tmp_path / "casebook.md"
-    code, out = _run(str(BOOK), "--index", str(index))
+    code, out = _run(str(CLASSIC), "--index", str(index))
     lines = out.splitlines()
     assert code == 0, "\n".join(line for line in lines if not line.startswith("PASS"))
     summary = lines[-1]
@@ -36,6 +36,21 @@ def test_every_case_of_the_book_passes(tmp_path: Path) -> None:
     # docs/casebook.md is what the runner writes from these cases.
     assert index.read_text(encoding="utf-8") == INDEX.read_text(encoding="utf-8"), (
         "docs/casebook.md is stale: dragonball engine case --index docs/casebook.md cases/classic"
+    )
+
+
+def test_every_case_of_the_second_edition_passes_and_covers_every_sentence(
+    tmp_path: Path,
+) -> None:
+    index = tmp_path / "casebook-001.md"
+    code, out = _run(str(BOOK / "variant-001"), "--index", str(index))
+    lines = out.splitlines()
+    assert code == 0, "\n".join(line for line in lines if not line.startswith("PASS"))
+    assert re.match(r"(\d+) cases: \1 passed, 0 failed \([0-9.]+ s\)$", lines[-1]), lines[-1]
+    assert index.read_text(encoding="utf-8") == (ROOT / "docs" / "casebook-001.md").read_text(
+        encoding="utf-8"
+    ), (
+        "docs/casebook-001.md is stale: dragonball engine case --index docs/casebook-001.md cases/variant-001"
     )
 
 

@@ -236,3 +236,29 @@ async def test_smtp_refusing_the_first_two_attempts(judge: MailJudge) -> None:
     assert judge.smtp.attempts == 3
     (row,) = judge.table.outbox(channel="email", kind="ack", reply_ref="<r@x>")
     assert (row.state, row.attempts) == ("sent", 3)
+
+
+async def test_oversized_mails_with_the_right_pass_phrase_are_no_failed_log_in(
+    judge: MailJudge,
+) -> None:
+    # A player who attached photos: four mails over the limit (1 MB), each with
+    # the right pass phrase and orders.  The judge reads none of the bodies, so
+    # it cannot know the phrase: every one gets the size refusal, at the
+    # registered address, and none counts as a failed log-in — no silence after
+    # the third, no alert to the game masters.
+    photo = "".join(f"{i:08x}" for i in range(160_000))  # ~1.3 MB "attachment"
+    for i in range(4):
+        body = f"пароль: {PHRASE}\n{_orders(judge)}\n\n{photo}"
+        (reply,) = await judge.post(_mail(judge, body, f"<big{i}@example.ru>"))
+        assert reply.status == "refused"
+        row = _inbound(judge, f"<big{i}@example.ru>")
+        assert (row.status, row.text, row.meta["refuse"]) == ("refused", "", "too_large")
+    sent = await judge.flush()
+    assert len(sent) == 4 and all(m.rcpt_tos == (PETYA,) for m in sent)
+    assert all("слишком большое" in _text(judge, i) for i in range(4))
+    assert judge.table.outbox(kind="gm_alert") == []
+    assert _current(judge) == []
+    # And a short mail with the same phrase right after is taken as usual.
+    judge.smtp.clear()
+    raw = _mail(judge, f"пароль: {PHRASE}\n{_orders(judge)}", "<small@example.ru>")
+    await _accepted(judge, raw, "<small@example.ru>")

@@ -3,6 +3,9 @@ moved chats, dead destinations reported to the game masters, diagrams."""
 
 from __future__ import annotations
 
+import socket
+import subprocess
+import sys
 from datetime import timedelta
 
 from support.service_table import FIRST_DEADLINE, Table, make_table, orders_text, set_up_game
@@ -204,3 +207,61 @@ async def test_adapters_can_alert_the_game_masters(table: Table) -> None:
     rows = [_row(table, i) for i in ids]
     assert [(r.kind, r.destination) for r in rows] == [("gm_alert", "100")]
     assert "x@y.z" in rows[0].text
+
+
+def _dead_pid() -> int:
+    """The id of a process that ran on this host and is gone."""
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+async def test_a_restarted_judge_takes_back_a_dead_process_claims_at_once(
+    sqlite_db: Database,
+) -> None:
+    table = make_table(sqlite_db)
+    service = table.service
+    item_id = await _queue(table)
+    dead = f"{socket.gethostname()}:{_dead_pid()}:0badc0de"
+    assert await service.take_over(dead, timedelta(seconds=90)) == 0
+    (claimed,) = await service.pending_outbox("telegram", 10)
+    assert _row(table, item_id).claimed_by == dead
+    # ... that process is SIGKILLed after claiming; a new judge starts a second later.
+    await table.clock.advance(timedelta(seconds=1))
+    tg = FakeChannel("telegram")
+    worker = OutboxWorker(service, {"telegram": tg}, table.clock)
+    assert await worker.take_over() == 1  # not after the 5-minute lease: now
+    assert await worker.drain("telegram") == 1
+    assert [(i.id, i.attempts) for i in tg.delivered] == [(item_id, 2)]
+    assert tg.delivered[0].idempotency_key == claimed.idempotency_key
+    row = _row(table, item_id)
+    assert (row.state, row.claimed_by) == ("sent", worker.worker_id)
+
+
+async def test_a_live_worker_elsewhere_keeps_its_claims_until_it_falls_silent(
+    sqlite_db: Database,
+) -> None:
+    table = make_table(sqlite_db)
+    service = table.service
+    item_id = await _queue(table)
+    other = "another-host:4242:feedf00d"  # its process cannot be looked at from here
+    await service.take_over(other, timedelta(seconds=90))
+    await service.pending_outbox("telegram", 10)
+    worker = OutboxWorker(service, {"telegram": FakeChannel("telegram")}, table.clock)
+    await table.clock.advance(timedelta(seconds=60))
+    assert await worker.take_over() == 0  # heard of within 90 s: still working on it
+    await table.clock.advance(timedelta(seconds=31))
+    assert await worker.take_over() == 1  # silent for three heartbeats: gone
+    assert _row(table, item_id).claimed_by is None
+
+
+async def test_a_clean_stop_hands_the_claims_back(sqlite_db: Database) -> None:
+    table = make_table(sqlite_db)
+    service = table.service
+    item_id = await _queue(table)
+    worker = OutboxWorker(service, {"telegram": FakeChannel("telegram")}, table.clock)
+    await worker.take_over()
+    await service.pending_outbox("telegram", 10)
+    await service.worker_gone(worker.worker_id)
+    row = _row(table, item_id)
+    assert (row.claimed_by, row.next_try_at) == (None, table.clock.now())

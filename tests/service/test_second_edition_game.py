@@ -1,0 +1,27 @@
+"""A game master starts a game of the second edition (/newgame … ruleset=
+variant-001); /rules names the edition, and the judge resolves its rounds."""
+
+from __future__ import annotations
+
+from support.service_table import FIRST_DEADLINE, GM, make_table
+
+from storage.db import Database
+
+
+async def test_a_game_of_the_second_edition_names_it_and_plays(sqlite_db: Database) -> None:
+    table = make_table(sqlite_db)
+    reply = await table.say(GM, "/newgame Квадрат ruleset=variant-001")
+    assert reply.status == "ok", reply.text
+    table.game_id = reply.game_id
+    for text in ("/addteam left Саламандры", "/addteam right Виверны"):
+        assert (await table.say(GM, text)).status == "ok"
+    reply = await table.say(GM, "/invite captain left")
+    code = str(reply.data["code"])
+    assert (await table.say(201, f"/start {code}")).status == "ok"
+    assert (await table.say(GM, "/startgame")).status == "ok"
+    ru = await table.say(201, "/rules")
+    assert "второе издание правил (001), на квадратном поле (variant-001, версия 1)" in ru.text
+    await table.clock.set(FIRST_DEADLINE)
+    await table.service.resolve_due()
+    reports = [r.text for r in table.outbox(kind="results")]
+    assert reports and all("Раунд" in t or "раунд" in t for t in reports)
