@@ -207,7 +207,7 @@ async def serve(app: App, stop: asyncio.Event | None = None) -> None:
             asyncio.create_task(app.worker.run(stop), name="outbox"),
         ]
         tasks += [asyncio.create_task(_run(app, p), name=p.name) for p in app.parts if p.run]
-        log.info("judge serving", channels=sorted(app.channels), database=repr(app.db))
+        log.info("judge serving", channels=sorted(app.channels), database=app.db.display_url)
         stopped = asyncio.create_task(stop.wait())
         done, _ = await asyncio.wait([stopped, *tasks], return_when=asyncio.FIRST_COMPLETED)
         stopped.cancel()

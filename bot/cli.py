@@ -17,6 +17,7 @@ from bot.commands.check_orders import check_orders
 from bot.commands.db import db
 from bot.commands.demo import demo
 from bot.commands.engine_cmd import engine
+from bot.commands.gm_cmd import gm
 from bot.commands.serve import serve
 from bot.commands.simulate import simulate
 from bot.commands.verify import verify
@@ -70,7 +71,7 @@ def cli(ctx: click.Context, config_path: Path | None, log_level: str | None) -> 
     )
 
 
-for _command in (serve, demo, simulate, engine, check_orders, verify, db):
+for _command in (serve, demo, simulate, engine, check_orders, verify, db, gm):
     cli.add_command(_command)
 
 

@@ -63,6 +63,10 @@ LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 
 _DEPENDENT = "dependent_key"  # error type of the "x is required when y" checks
 
+# False while loading for a command that only uses the database (db upgrade,
+# verify): the channels' secrets are not asked for (load_config(channels=False)).
+_channels_checked: ContextVar[bool] = ContextVar("dragonball_channels_checked", default=True)
+
 
 class ConfigError(Exception):
     """A configuration problem; ``str(err)`` is one line fit for the user."""
@@ -181,7 +185,7 @@ class TelegramConfig(_Section):
 
     @model_validator(mode="after")
     def _complete(self) -> TelegramConfig:
-        if self.enabled:
+        if self.enabled and _channels_checked.get():
             if _blank(self.token):
                 _require("token", "field required when telegram.enabled is true")
             if self.mode == "webhook" and _blank(self.webhook_url):
@@ -217,7 +221,7 @@ class ImapConfig(_Section):
 
     @model_validator(mode="after")
     def _complete(self) -> ImapConfig:
-        if self.enabled:
+        if self.enabled and _channels_checked.get():
             for key in ("host", "username", "password"):
                 if _blank(getattr(self, key)):
                     _require(key, "field required when imap.enabled is true")
@@ -240,7 +244,7 @@ class SmtpConfig(_Section):
 
     @model_validator(mode="after")
     def _complete(self) -> SmtpConfig:
-        if self.enabled:
+        if self.enabled and _channels_checked.get():
             for key in ("host", "from_address"):
                 if _blank(getattr(self, key)):
                     _require(key, "field required when smtp.enabled is true")
@@ -364,19 +368,22 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"config file {path}: not UTF-8 text") from None
 
 
-def load_config(path: Path | None = None) -> Config:
+def load_config(path: Path | None = None, *, channels: bool = True) -> Config:
     """Load the configuration.
 
     ``path`` is the TOML file given by ``--config``; when it is ``None``,
     ``config.toml`` in the current folder is used if it exists, else the
     embedded defaults. Environment variables ``DRAGONBALL_SECTION__KEY``
     override both. Raises :class:`ConfigError` with a one-line message.
+    ``channels=False``: for a command that uses only the database; the keys a
+    channel needs (``telegram.token``, ``imap.password``, …) are not required.
     """
     if path is None:
         data = _read_toml(DEFAULT_CONFIG_PATH) if DEFAULT_CONFIG_PATH.is_file() else {}
     else:
         data = _read_toml(path)
     token = _file_data.set(data)
+    checked = _channels_checked.set(channels)
     try:
         return Config()
     except ValidationError as exc:
@@ -391,4 +398,5 @@ def load_config(path: Path | None = None) -> Config:
             "environment variable (write lists as JSON, e.g. [1, 2])"
         ) from None
     finally:
+        _channels_checked.reset(checked)
         _file_data.reset(token)

@@ -33,6 +33,14 @@ class AppContext:
             self._config = load_config(self.config_path)
         return self._config
 
+    @property
+    def database_config(self) -> Config:
+        """The configuration for a command that only uses the database: the
+        channels' secrets are not required (``db upgrade`` runs before them)."""
+        if self._config is not None:
+            return self._config
+        return load_config(self.config_path, channels=False)
+
     def setup_logging(self, *, use_config: bool = True) -> None:
         """Configure logging from the config (if ``use_config``) and ``--log-level``."""
         if use_config:

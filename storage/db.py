@@ -130,5 +130,10 @@ class Database:
         if self._read_engine is not self.engine:
             self._read_engine.dispose()
 
+    @property
+    def display_url(self) -> str:
+        """The URL without its password: for logs and messages."""
+        return make_url(self.url).render_as_string(hide_password=True)
+
     def __repr__(self) -> str:
-        return f"Database({make_url(self.url).render_as_string(hide_password=True)!r})"
+        return f"Database({self.display_url!r})"

@@ -70,7 +70,7 @@ def current_revision(db: Database) -> str | None:
             return MigrationContext.configure(conn).get_current_revision()
     except SQLAlchemyError as exc:
         raise DatabaseError(
-            f"cannot read the database {db!r}: {exc.__class__.__name__}: {exc}"
+            f"cannot read the database {db.display_url}: {exc.__class__.__name__}: {exc}"
         ) from exc
 
 
@@ -82,7 +82,9 @@ def upgrade(db: Database, revision: str = "head") -> str | None:
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, revision)
     except SQLAlchemyError as exc:
-        raise DatabaseError(f"migration failed on {db!r}: {exc.__class__.__name__}: {exc}") from exc
+        raise DatabaseError(
+            f"migration failed on {db.display_url}: {exc.__class__.__name__}: {exc}"
+        ) from exc
     return current_revision(db)
 
 
@@ -94,15 +96,15 @@ def check_schema(db: Database) -> None:
         return
     if current is None:
         raise SchemaOutOfDate(
-            f"the database {db!r} has no judge schema yet: run `dragonball db upgrade`"
+            f"the database {db.display_url} has no judge schema yet: run `dragonball db upgrade`"
         )
     known = {rev.revision for rev in ScriptDirectory.from_config(alembic_config()).walk_revisions()}
     if current not in known:
         raise SchemaOutOfDate(
-            f"the database {db!r} is at schema revision {current}, which this version of the "
+            f"the database {db.display_url} is at schema revision {current}, which this version of the "
             f"judge does not know (newest known: {head}): upgrade the judge"
         )
     raise SchemaOutOfDate(
-        f"the database {db!r} is at schema revision {current}, the judge needs {head}: "
+        f"the database {db.display_url} is at schema revision {current}, the judge needs {head}: "
         "run `dragonball db upgrade`"
     )

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from bot.cli import cli, main
 
-SUBCOMMANDS = ("serve", "demo", "simulate", "engine", "check-orders", "verify", "db")
+SUBCOMMANDS = ("serve", "demo", "simulate", "engine", "check-orders", "verify", "db", "gm")
 
 pytestmark = pytest.mark.usefixtures("empty_cwd")
 

@@ -14,7 +14,7 @@ __all__ = ["db"]
 
 def _database(app: AppContext) -> Database:
     try:
-        return Database(app.config.database.url)
+        return Database(app.database_config.database.url)
     except DatabaseError as exc:
         raise click.ClickException(str(exc)) from None
 
@@ -37,9 +37,9 @@ def upgrade(app: AppContext) -> None:
     finally:
         database.dispose()
     if before == after:
-        click.echo(f"{database!r}: already at revision {after}")
+        click.echo(f"{database.display_url}: already at revision {after}")
     else:
-        click.echo(f"{database!r}: upgraded from {before or 'empty'} to {after}")
+        click.echo(f"{database.display_url}: upgraded from {before or 'empty'} to {after}")
 
 
 @db.command("current")
@@ -55,6 +55,6 @@ def current(app: AppContext) -> None:
         database.dispose()
     head = head_revision()
     state = "up to date" if revision == head else "needs `dragonball db upgrade`"
-    click.echo(f"{database!r}: revision {revision or 'none'} (newest {head}): {state}")
+    click.echo(f"{database.display_url}: revision {revision or 'none'} (newest {head}): {state}")
     if revision != head:
         raise click.exceptions.Exit(1)

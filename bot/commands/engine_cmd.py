@@ -1,6 +1,7 @@
 """``dragonball engine``: the rules engine from files, for tools and checks.
 
-``new`` prints an opening position, ``round`` resolves a round (or some of
+``new`` prints an opening position, ``export`` a live game's position from
+the judge's database, ``round`` resolves a round (or some of
 its ticks) from a state and orders file, ``check`` lists the legality
 problems of an orders file.  Output is JSON with sorted keys, so the same
 input gives byte-identical output.
@@ -9,6 +10,7 @@ input gives byte-identical output.
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -16,6 +18,7 @@ from typing import Any, TypeVar
 import click
 
 from bot.commands.case_cmd import case_cmd
+from bot.context import AppContext, pass_app
 from engine.consistency import state_problems
 from engine.legality import check_orders
 from engine.orders import OrdersError, RoundOrders
@@ -90,17 +93,74 @@ def engine() -> None:
 engine.add_command(case_cmd)
 
 
+@engine.command("export")
+@click.option("--game", "game", required=True, help='The game: "DB-12" or 12.')
+@click.option(
+    "--round",
+    "number",
+    type=click.IntRange(min=1),
+    help="The position before this round (default: the round now open).",
+)
+@pass_app
+def export_cmd(app: AppContext, game: str, number: int | None) -> None:
+    """Print a game's position from the judge's database as JSON, as `engine new`
+    writes it: `check-orders --state FILE` then checks orders against the real
+    position.  It holds everything, the hidden too: for the operator and the
+    game masters, not for players."""
+    from bot.service.context import parse_game_code
+    from storage import repo
+    from storage.db import Database, DatabaseError
+    from storage.models import Round
+    from storage.schema import check_schema
+
+    game_id = parse_game_code(game)
+    if game_id is None:
+        raise click.BadParameter(
+            f"not a game: {game!r} (expected DB-12 or 12)", param_hint="--game"
+        )
+    try:
+        db = Database(app.database_config.database.url)
+        check_schema(db)
+    except DatabaseError as exc:
+        raise click.ClickException(str(exc)) from None
+    try:
+        with db.reading() as s:
+            row = repo.get_game(s, game_id)
+            if row is None:
+                raise click.ClickException(f"no game DB-{game_id}")
+            rnd = s.get(Round, row.current_round_id) if row.current_round_id else None
+            if number is not None:
+                rnd = repo.resolved_round(s, game_id, number)
+                if rnd is None and row.current_round_id is not None:
+                    current = s.get(Round, row.current_round_id)
+                    rnd = current if current is not None and current.number == number else None
+            data = repo.snapshot(s, rnd.id, 0) if rnd is not None and rnd.id is not None else None
+    finally:
+        db.dispose()
+    if data is None:
+        which = f"round {number}" if number is not None else "an open round"
+        raise click.ClickException(f"game DB-{game_id} has no position for {which}")
+    click.echo(dump(data))
+
+
 @engine.command("new")
-@click.option("--seed", required=True, help="Seed of the opening draws (any text or number).")
+@click.option(
+    "--seed",
+    help="Seed of the opening draws (any text or number; default: drawn at random and "
+    "printed on standard error, so the position can be drawn again).",
+)
 @click.option(
     "--players-per-team",
     type=click.IntRange(1, 21),
     help="Players on each side (default: the ruleset's).",
 )
 @click.option("--ruleset", "ruleset_name", default="classic", show_default=True)
-def new_cmd(seed: str, players_per_team: int | None, ruleset_name: str) -> None:
+def new_cmd(seed: str | None, players_per_team: int | None, ruleset_name: str) -> None:
     """Print the opening position of a match as JSON."""
     rules = _ruleset(ruleset_name)
+    if seed is None:
+        seed = secrets.token_hex(32)
+        click.echo(f"seed: {seed}", err=True)
     try:
         state, _ = new_match(rules, seed, players_per_team=players_per_team)
     except ValueError as exc:

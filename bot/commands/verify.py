@@ -64,7 +64,7 @@ def verify(app: AppContext, game: str, number: int | None) -> None:
         raise click.BadParameter(
             f"not a game: {game!r} (expected DB-12 or 12)", param_hint="--game"
         )
-    url = app.config.database.url
+    url = app.database_config.database.url
     path = sqlite_file(url)
     if path is not None and not path.is_file():
         # Opening it would create an empty database: verify only reads.

@@ -149,7 +149,8 @@ class MailAdapter:
         reply = await self._service.receive(
             self._inbound(mail, external_id, sender, text, raw, counts_from, verdict, meta)
         )
-        _log.info(
+        # The service logs the message at INFO (bot.service.service); this is the detail.
+        _log.debug(
             "mail received", external_id=external_id, sender=sender, status=reply.status,
             auth=meta.get("auth", "-"), ignored=meta.get("ignore", ""),
         )  # fmt: skip

@@ -23,8 +23,9 @@ from . import audience, gm, gm_setup, invitations, members, ordering, rounds
 from .api import Inbound
 from .audience import PUBLIC, Audience, Shown, View
 from .context import Actor, ServiceError, Tx, game_code, parse_game_code
+from .deadlines import ScheduleError, parse_zone
 from .gm import Outcome
-from .i18n import N_, t
+from .i18n import N_, format_time, t
 from .rulebook import RULES_PICTURES, rules_params
 
 __all__ = [
@@ -52,7 +53,8 @@ ALIASES = {
     "правила": "rules", "проверить": "verify", "язык": "lang", "старт": "start",
     "игра": "game", "пароль": "passphrase", "sheet": "orders", "language": "lang",
     "приглашения": "invitations", "отозвать": "revoke",
-    "опоздавшие": "lateorders",
+    "опоздавшие": "lateorders", "отчёт": "report", "отчет": "report",
+    "пояс": "tz", "timezone": "tz",
 }  # fmt: skip
 
 _COMMAND = re.compile(r"\s*/(\w+)(?:@\w+)?(.*)", re.DOTALL)
@@ -257,6 +259,37 @@ def _verify(r: Request) -> Outcome:
     return Outcome("verify_ok", params, game_id=game_id)
 
 
+def _report(r: Request) -> Outcome:
+    """``/report N``: round N's report and pictures again, as its reader may see
+    them (a team's member his team's report, others the public one)."""
+    game_id, args = r.game_id()
+    if len(args) != 1:
+        raise ServiceError("usage", usage="/report N")
+    number = _int(args[0])
+    tx = r.tx
+    rnd = repo.resolved_round(tx.s, game_id, number)
+    if rnd is None or rnd.id is None:
+        raise ServiceError("verify_no_round", round=number)
+    material = rounds.material(tx, rnd.id)
+    game = r.tx.s.get(Game, game_id)
+    assert game is not None
+    round_id = rnd.id
+    played = rnd
+
+    def text(seen: View, lang: str) -> str:
+        footer = rounds.results_footer(tx, game, played, lang)
+        report = tx.reporter.round_report(material, audience=seen.report, lang=lang, footer=footer)
+        head = t("report_again", lang, round=number)
+        return f"{head}\n\n{report.text}"
+
+    return Outcome(
+        "raw",
+        game_id=game_id,
+        secrecy=audience.asker_view(tx, r.actor, game_id),
+        shown=Shown(text, lambda seen, lang: f"{round_id}/{seen.picture}/{lang}"),
+    )
+
+
 def _lang(r: Request) -> Outcome:
     lang = r.cmd.args[0].lower() if r.cmd.args else ""
     group = group_chat(r.msg)
@@ -264,6 +297,31 @@ def _lang(r: Request) -> Outcome:
         members.set_group_lang(r.tx, r.actor, group, lang)
         return Outcome("group_lang_set", {})
     return Outcome("lang_set", {}, data={"lang": members.set_lang(r.tx, r.actor, lang)})
+
+
+def _tz(r: Request) -> Outcome:
+    """``/tz Europe/Kiev``: deadlines written in that zone for this member
+    (his private answers and announcements); ``/tz off``: the game's again."""
+    member = r.actor.member
+    if member is None:
+        raise ServiceError("tz_usage")
+    if not r.cmd.args:
+        if member.timezone:
+            return Outcome("tz_is", {"zone": member.timezone})
+        return Outcome("tz_game")
+    name = r.cmd.args[0]
+    if name.lower() in ("off", "game", "нет", "игры"):
+        member.timezone = None
+        r.tx.s.add(member)
+        return Outcome("tz_game")
+    try:
+        parse_zone(name)
+    except ScheduleError:
+        raise ServiceError("tz_unknown", zone=name) from None
+    member.timezone = name
+    r.tx.s.add(member)
+    example = format_time(r.tx.now, name, r.lang)
+    return Outcome("tz_set", {"zone": name, "now": example})
 
 
 def _start(r: Request) -> Outcome:
@@ -500,7 +558,9 @@ COMMANDS: dict[str, Callable[[Request], Outcome]] = {
     "help": _help,
     "rules": _rules,
     "verify": _verify,
+    "report": _report,
     "lang": _lang,
+    "tz": _tz,
     "start": _start,
     "game": _game,
     "passphrase": _passphrase,

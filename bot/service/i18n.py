@@ -6,6 +6,9 @@ Kept so that ``from .i18n import t`` reads as before; a text is added to
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import datetime
 
 from bot.i18n import LANGS, N_, format_clock, format_deadline, lang_or_default, t, tn
@@ -20,6 +23,7 @@ __all__ = [
     "format_clock",
     "format_time",
     "lang_or_default",
+    "reader_zone",
     "t",
     "tn",
 ]
@@ -54,6 +58,23 @@ END_REASON_TEXTS = {
 }
 
 
+# The time zone of the one reader a text is being written for (/tz), if he chose
+# one: texts are rendered per reader (a parameter is a callable of the language),
+# so the zone rides along with the rendering instead of through every text.
+_READER_ZONE: ContextVar[str | None] = ContextVar("reader_zone", default=None)
+
+
+@contextmanager
+def reader_zone(zone: str | None) -> Iterator[None]:
+    """Deadlines written within are in ``zone`` (None: the game's own)."""
+    token = _READER_ZONE.set(zone)
+    try:
+        yield
+    finally:
+        _READER_ZONE.reset(token)
+
+
 def format_time(when: datetime, zone: str, lang: str) -> str:
-    """A deadline as its readers expect it: local time and the zone's name."""
-    return format_deadline(when, zone, lang)
+    """A deadline as its readers expect it: local time and the zone's name
+    (the reader's own zone, if he set one with /tz, else the game's)."""
+    return format_deadline(when, _READER_ZONE.get() or zone, lang)

@@ -19,7 +19,7 @@ from .api import PASSPHRASE_MASK, Inbound, mask_passphrase_command
 from .audience import PUBLIC, Audience
 from .context import Actor, ServiceError, Tx
 from .gm import Outcome
-from .i18n import N_, lang_or_default, t
+from .i18n import N_, lang_or_default, reader_zone, t
 
 __all__ = ["Plan", "answer", "from_row", "identify", "plan", "process", "store"]
 
@@ -141,6 +141,7 @@ def process(tx: Tx, msg: Inbound, inbound_id: int) -> tuple[Outcome, Actor]:
     cmd = commands.parse_command(msg.text)
     reply = audience.reply_audience(tx, msg, actor)
     tx.answering = reply.dest.key if reply.dest is not None else None
+    _seen_in_group(tx, msg, actor)
     try:
         # A refusal undoes whatever the operation had done before it refused.
         with tx.s.begin_nested():
@@ -230,6 +231,22 @@ def _dispatch(
     return Outcome("raw", {"text": text}, status=status, game_id=game.id, secrecy=acting)
 
 
+def _seen_in_group(tx: Tx, msg: Inbound, actor: Actor) -> None:
+    """A member who writes in his team's group reads it: the private copies he got
+    while he was not known to be there stop (notify's team destinations)."""
+    chat = commands.group_chat(msg)
+    member = actor.member
+    if chat is None or member is None or member.id is None:
+        return
+    team = repo.team_by_chat(tx.s, chat)
+    if team is None:
+        return
+    ms = repo.membership(tx.s, member.id, team.game_id)
+    if ms is not None and ms.private_copies and ms.side == team.side:
+        ms.private_copies = False
+        tx.s.add(ms)
+
+
 def _in_group(msg: Inbound) -> bool:
     return commands.group_chat(msg) is not None
 
@@ -242,7 +259,11 @@ def answer(tx: Tx, msg: Inbound, actor: Actor, outcome: Outcome) -> tuple[str, l
     reply = audience.reply_audience(tx, msg, actor)  # the actor may speak another language now
     ids: list[int] = []
     text = ""
-    for d in audience.deliveries(tx, actor, reply, outcome):
+    # A private answer writes deadlines in the asker's own zone (/tz), a group's in the game's.
+    zone = actor.member.timezone if actor.member is not None and reply.private else None
+    with reader_zone(zone):
+        planned = audience.deliveries(tx, actor, reply, outcome)
+    for d in planned:
         if d.answer:
             text = d.text
         dest = d.audience.dest

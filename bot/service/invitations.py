@@ -252,8 +252,16 @@ def _redeem(
     team = _team_of(tx, game, ms.side)
     role = ms.role
     _tell_masters(tx, game, member, inv, team)
+    group = repo.teams(tx.s, game.id).get(ms.side or "")
+    key = N_("welcome")
+    if group is not None and group.chat and role != "game_master":
+        # His team talks in its group, which he may not be in yet: until he is seen
+        # writing there, what the team receives reaches him privately too.
+        ms.private_copies = True
+        tx.s.add(ms)
+        key = N_("welcome_group")
     return Outcome(
-        "welcome",
+        key,
         {"game": game_code(game), "role": lambda lang: t(ROLE_TEXTS.get(role, "role_player"), lang),
          "team": (lambda lang: ", " + t("name.quoted", lang, text=team)) if team else ""},
         game_id=game.id, data={"member_id": member.id},

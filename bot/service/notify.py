@@ -18,7 +18,7 @@ from storage.models import Game, Member, Membership, OutboxRow, Team
 
 from .api import Attachment, OutboxItem
 from .context import Tx, game_code
-from .i18n import N_, t
+from .i18n import N_, reader_zone, t
 
 __all__ = [
     "Destination",
@@ -41,6 +41,7 @@ class Destination:
     lang: str
     thread: str | None = None
     audience: str = "public"  # public | left | right | gm
+    zone: str | None = None  # one reader's own time zone (/tz); None: the game's
 
     @property
     def key(self) -> tuple[str, str]:
@@ -148,11 +149,16 @@ def queue_all(tx: Tx, rows: Sequence[OutboxRow]) -> list[int]:
 
 def member_destination(member: Member, *, audience: str = "public") -> Destination | None:
     """Where a member reads private messages (his chosen channel, else the other)."""
+    zone = member.timezone
     email = (
-        Destination("email", member.email, member.lang, audience=audience) if member.email else None
+        Destination("email", member.email, member.lang, audience=audience, zone=zone)
+        if member.email
+        else None
     )
     tg = (
-        Destination("telegram", str(member.telegram_user_id), member.lang, audience=audience)
+        Destination(
+            "telegram", str(member.telegram_user_id), member.lang, audience=audience, zone=zone
+        )
         if member.telegram_user_id is not None
         else None
     )
@@ -177,8 +183,11 @@ def _team(
         if ms.side != side or ms.role == "game_master":
             continue
         dest = member_destination(member, audience=side)
-        # Members in the team's group read the group; e-mail readers get their own copy.
-        if dest is not None and not (dest.channel == "telegram" and team is not None and team.chat):
+        # Members in the team's group read the group; e-mail readers get their own
+        # copy, and so does a member who joined after the group was linked and has
+        # not been seen there yet (Membership.private_copies).
+        in_group = dest is not None and dest.channel == "telegram" and team is not None
+        if dest is not None and not (in_group and team and team.chat and not ms.private_copies):
             out.append(dest)
     return _unique(out)
 
@@ -230,17 +239,11 @@ def announce(
 ) -> list[int]:
     """Queue the text ``key`` to everybody of the game, each in his language."""
     params.setdefault("game", game_code(game))
-    rows = [
-        message(
-            tx,
-            dest,
-            kind,
-            t(key, dest.lang, **params),
-            game=game,
-            subject=t(subject_key, dest.lang, **params),
-        )
-        for dest in (to if to is not None else game_destinations(tx, game))
-    ]
+    rows = []
+    for dest in to if to is not None else game_destinations(tx, game):
+        with reader_zone(dest.zone):  # his deadlines in his own zone, if he chose one
+            text, subject = t(key, dest.lang, **params), t(subject_key, dest.lang, **params)
+        rows.append(message(tx, dest, kind, text, game=game, subject=subject))
     return queue_all(tx, rows)
 
 

@@ -92,9 +92,11 @@ class OutboxWorker:
 
     async def _deliver_express(self, channel: Channel, item: OutboxItem) -> None:
         try:
-            await self.deliver_one(channel, item)
+            result = await self.deliver_one(channel, item)
         except Exception:  # marking failed: the lease runs out and the loop retries
             log.exception("express delivery failed", channel=channel.name, outbox_id=item.id)
+            return
+        _batch_line(channel.name, [result], express=True)
 
     async def deliver_one(self, channel: Channel, item: OutboxItem) -> DeliveryResult:
         try:
@@ -124,9 +126,9 @@ class OutboxWorker:
             items = await self.service.pending_outbox(name, self.batch)
             if not items:
                 return tried
-            for item in items:
-                await self.deliver_one(channel, item)
-                tried += 1
+            results = [await self.deliver_one(channel, item) for item in items]
+            tried += len(results)
+            _batch_line(name, results)
 
     async def run_channel(self, name: str, stop: asyncio.Event) -> None:
         while not stop.is_set():
@@ -174,3 +176,16 @@ class OutboxWorker:
             for task in late:
                 task.cancel()
             await asyncio.gather(*late, return_exceptions=True)
+
+
+def _batch_line(channel: str, results: list[DeliveryResult], *, express: bool = False) -> None:
+    """One INFO line per delivery batch: how many went out, how many failed
+    (each failure has its own WARNING line with the reason)."""
+    sent = sum(1 for r in results if r.ok)
+    log.info(
+        "outbox batch delivered",
+        channel=channel,
+        sent=sent,
+        failed=len(results) - sent,
+        express=express,
+    )

@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from html import escape
 from typing import Any
 
+from bot.logging import get_logger
 from bot.orderlang.substitutes import effective
 from bot.render import match_summary
 from engine.events import Event
@@ -46,12 +47,15 @@ __all__ = [
     "orders_document",
     "report_failure",
     "resolve",
+    "results_footer",
     "rollback",
     "round_ruleset",
     "ruleset_of",
     "summary_text",
     "verify",
 ]
+
+log = get_logger(__name__)
 
 UNIT_KEYS = {
     "player": "players",
@@ -234,6 +238,11 @@ def resolve(
         nxt = open_round(tx, game, result.state, deadline=deadline_after(game, base))
         announce_round_open(tx, game, nxt, dests)
         next_number = nxt.number
+    # One INFO line per resolution (no orders, no seed: the results post has them).
+    log.info(
+        "round resolved", game=game_code(game), round=rnd.number, attempt=rnd.attempt,
+        forced=force, ended=result.state.ended, next_round=next_number, digest=digest[:16],
+    )  # fmt: skip
     return Resolution(game_id, rnd.number, result.state.ended, next_number, digest)
 
 
@@ -251,12 +260,7 @@ def _queue_results(
         seen = destination_view(dest)
         key = (seen.report, dest.lang)
         if key not in reports:
-            footer = "\n\n".join(
-                [
-                    t("results_orders", dest.lang, digests=_digests_text(tx, game, rnd, dest.lang)),
-                    t("results_footer", dest.lang, **params),
-                ]
-            )
+            footer = results_footer(tx, game, rnd, dest.lang)
             reports[key] = tx.reporter.round_report(
                 material, audience=seen.report, lang=dest.lang, footer=footer
             )
@@ -286,6 +290,20 @@ def _queue_results(
             )
         )
     notify.queue_all(tx, rows)
+
+
+def results_footer(tx: Tx, game: Game, rnd: Round, lang: str) -> str:
+    """The end of a round's report: the receipts of the orders played, the seed
+    and the result's digest."""
+    params = {
+        "game": game_code(game), "round": rnd.number, "seed": rnd.seed, "digest": rnd.result_digest,
+    }  # fmt: skip
+    return "\n\n".join(
+        [
+            t("results_orders", lang, digests=_digests_text(tx, game, rnd, lang)),
+            t("results_footer", lang, **params),
+        ]
+    )
 
 
 def _html_first(html: str | None, line: str) -> str | None:

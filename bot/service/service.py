@@ -172,6 +172,14 @@ class GameService:
             couriers[item.channel](item)
         if wake:
             self._changed()
+        # One INFO line per message: what it was and how it went, never its text.
+        cmd = commands.parse_command(msg.text)
+        log.info(
+            "message received", channel=msg.channel, external_id=msg.external_id,
+            status=reply.status, what=f"/{cmd.name}" if cmd else "text" if msg.text else "-",
+            game=f"DB-{reply.game_id}" if reply.game_id else None,
+            auth=msg.meta.get("auth") if msg.channel == "email" else None,
+        )  # fmt: skip
         return reply
 
     def _receive_sync(

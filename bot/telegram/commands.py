@@ -62,8 +62,10 @@ PLAYER_COMMANDS = (
     MenuCommand("help", N_("menu.help")),
     MenuCommand("rules", N_("menu.rules")),
     MenuCommand("verify", N_("menu.verify")),
+    MenuCommand("report", N_("menu.report")),
     MenuCommand("game", N_("menu.game")),
     MenuCommand("lang", N_("menu.lang")),
+    MenuCommand("tz", N_("menu.tz")),
     MenuCommand("passphrase", N_("menu.passphrase")),
 )
 

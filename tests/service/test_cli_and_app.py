@@ -149,3 +149,74 @@ def test_verify_of_a_file_that_is_no_judge_database_creates_nothing(
     (tmp_path / "judge.db").write_bytes(b"")  # a file, but not the judge's
     code, out = _run("--config", str(config_file), "verify", "--game", "DB-1")
     assert code == 1 and "not a judge's database" in out
+
+
+def test_db_upgrade_needs_no_channel_secrets(tmp_path: Path) -> None:
+    path = tmp_path / "judge.toml"
+    path.write_text(
+        f'[database]\nurl = "sqlite:///{tmp_path / "judge.db"}"\n'
+        "[telegram]\nenabled = true\n[imap]\nenabled = true\n"
+    )
+    code, out = _run("--config", str(path), "db", "upgrade")
+    assert code == 0 and "upgraded from empty to" in out, out
+    code, out = _run("--config", str(path), "serve")  # serving needs them, and says so
+    assert code == 2 and "telegram.token" in out
+
+
+def test_the_live_position_exported_is_what_check_orders_reads(
+    config_file: Path, tmp_path: Path
+) -> None:
+    table, db = asyncio.run(_played_round(config_file))
+    db.dispose()
+    code, out = _run("--config", str(config_file), "engine", "export", "--game", "DB-1")
+    assert code == 0, out
+    state_file = tmp_path / "state.json"
+    state_file.write_text(out, encoding="utf-8")
+    assert '"round": 2' in out
+    orders = tmp_path / "orders.txt"
+    player = next(p for p in table.state().team_players("left") if p.on_field)
+    orders.write_text(f"т1 {player.name}: {player.cell} в{player.height}\n", encoding="utf-8")
+    code, out = _run("check-orders", str(orders), "--state", str(state_file), "--team", "left")
+    assert code == 0, out
+    code, out = _run("--config", str(config_file), "engine", "export", "--game", "DB-1",
+                     "--round", "1")  # fmt: skip
+    assert code == 0 and '"round": 1' in out
+    code, out = _run("--config", str(config_file), "engine", "export", "--game", "DB-9")
+    assert code == 1 and "no game DB-9" in out
+
+
+def test_engine_new_without_a_seed_draws_one_and_says_which() -> None:
+    result = CliRunner().invoke(cli, ["engine", "new"])
+    assert result.exit_code == 0, result.output
+    seed = result.stderr.strip().removeprefix("seed: ")
+    assert len(seed) == 64
+    again = CliRunner().invoke(cli, ["engine", "new", "--seed", seed])
+    assert again.stdout == result.stdout
+
+
+async def test_a_configured_game_master_address_gets_its_pass_phrase(tmp_path: Path) -> None:
+    path = tmp_path / "judge.toml"
+    path.write_text(
+        f'[database]\nurl = "sqlite:///{tmp_path / "judge.db"}"\n'
+        '[game_masters]\nemails = ["Referee@Judge.example"]\n'
+    )
+    assert _run("--config", str(path), "db", "upgrade")[0] == 0
+    code, out = _run("--config", str(path), "gm", "passphrase", "stranger@x.example",
+                     "--phrase", "long enough phrase")  # fmt: skip
+    assert code == 1 and "not in game_masters.emails" in out
+    code, out = _run("--config", str(path), "gm", "passphrase", "referee@judge.example",
+                     "--phrase", "short")  # fmt: skip
+    assert code == 1 and "at the least" in out
+    code, out = _run("--config", str(path), "gm", "passphrase", "referee@judge.example",
+                     "--phrase", "зелёный дракон")  # fmt: skip
+    assert code == 0 and "пароль" in out
+    app = build_app(load_config(path), clock=FakeClock(START))
+    try:
+        service = app.service
+        assert await service.check_passphrase("referee@judge.example", "зелёный дракон")
+        assert not await service.check_passphrase("referee@judge.example", "красный дракон")
+        table = Table(service, service.clock, app.db)  # type: ignore[arg-type]
+        reply = await table.mail("referee@judge.example", "/newgame Почтовый кубок")
+        assert reply.status == "ok", reply.text
+    finally:
+        app.db.dispose()

@@ -1,0 +1,57 @@
+"""What a play-by-mail player expects: an earlier round's report again
+(/report N, as its reader may see it) and deadlines in his own zone (/tz)."""
+
+from __future__ import annotations
+
+from support.service_table import FIRST_DEADLINE, GM, Table, orders_text
+
+
+async def _one_round(table: Table) -> None:
+    await table.say(201, orders_text(table.state(), "left"))
+    await table.clock.set(FIRST_DEADLINE)
+    await table.service.resolve_due()
+
+
+async def test_report_n_sends_the_round_again_as_its_reader_may_see_it(table: Table) -> None:
+    await _one_round(table)
+    first = {r.destination: r for r in table.outbox(kind="results")}
+    mine = await table.say(201, "/report 1")
+    assert mine.status == "ok", mine.text
+    assert mine.text.startswith("Отчёт о раунде 1 — повторно")
+    # The left team's own report, the same as the one sent at the deadline.
+    assert first["201"].text in mine.text
+    row = table.outbox(id=mine.outbox_ids[-1])[0]
+    assert row.pictures is not None and row.pictures.endswith("/public/ru")
+    # The right team's captain gets his team's report, not the left one's.
+    theirs = await table.say(301, "/report 1")
+    assert first["301"].text in theirs.text and first["201"].text not in theirs.text
+    # The game master's pictures show what is hidden.
+    gm = await table.say(GM, "/report 1")
+    assert table.outbox(id=gm.outbox_ids[-1])[0].pictures.endswith("/gm/ru")  # type: ignore[union-attr]
+    assert (await table.say(201, "/report 7")).status == "rejected"
+    assert (await table.say(201, "/report")).status == "rejected"
+
+
+async def test_report_by_mail(table: Table) -> None:
+    await _one_round(table)
+    code = (await table.say(GM, "/invite player right 3 ann@example.org")).data["code"]
+    assert (await table.mail("ann@example.org", f"/start {code}")).status == "ok"
+    reply = await table.mail("ann@example.org", "/report 1", subject="[DB-1] отчёт")
+    assert reply.status == "ok" and "повторно" in reply.text
+    row = table.outbox(id=reply.outbox_ids[-1])[0]
+    assert row.channel == "email" and row.pictures is not None
+
+
+async def test_a_member_reads_deadlines_in_his_own_zone(table: Table) -> None:
+    answer = await table.say(202, "/tz Europe/Kiev")
+    assert answer.status == "ok" and "Europe/Kiev" in answer.text, answer.text
+    assert (await table.say(202, "/tz Mars/Olympus")).status == "rejected"
+    assert (await table.say(GM, "/extend 1h")).status == "ok"
+    extended = {r.destination: r.text for r in table.outbox(kind="announce") if "продлил" in r.text}
+    # 19:00 UTC: 22:00 in Moscow, 21:00 in Kyiv (winter time).
+    assert "21:00 (Europe/Kiev)" in extended["202"]
+    assert "22:00 (Europe/Moscow)" in extended["201"]
+    status = await table.say(202, "/tz")
+    assert "Europe/Kiev" in status.text
+    await table.say(202, "/tz off")
+    assert "поясу игры" in (await table.say(202, "/tz")).text
