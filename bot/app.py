@@ -4,6 +4,12 @@ configuration → database (schema checked) → game service → channels →
 tasks: the deadline scheduler, the outbox worker, and the channels that are
 switched on (Telegram polling or webhook, IMAP reading).  The channel
 adapters are imported only when enabled, so a judge without them still runs.
+
+Several processes may serve one PostgreSQL database: the parts only one may
+run at a time (a :class:`Part` with a ``role``: the Telegram poll, a
+mailbox's reader, the reminders) run while this process leads that role
+(:mod:`bot.service.leadership`).  On SQLite ``serve`` is one process, and a
+second one on the same file refuses to start.
 """
 
 from __future__ import annotations
@@ -14,6 +20,8 @@ import importlib
 import signal
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
+from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from bot.config import Config
@@ -28,6 +36,8 @@ from bot.service import (
     ServiceSettings,
     SystemClock,
 )
+from bot.service.leadership import Leadership, OnlyOneProcess, hold_sqlite
+from bot.service.sharedmarks import SharedMarks
 from storage.db import Database
 from storage.schema import check_schema
 
@@ -48,6 +58,8 @@ class Part:
     start: Callable[[], Coroutine[Any, Any, Any]] | None = None
     run: Callable[[], Coroutine[Any, Any, Any]] | None = None
     stop: Callable[[], Coroutine[Any, Any, Any]] | None = None
+    # Only one process at a time may run it (PostgreSQL, several processes).
+    role: str | None = None
 
 
 @dataclass
@@ -61,6 +73,7 @@ class App:
     scheduler: DeadlineScheduler
     worker: OutboxWorker
     parts: list[Part] = field(default_factory=list)
+    leadership: Leadership | None = None  # PostgreSQL: the roles' leader election
 
 
 def _adapter(module: str, what: str) -> Any:
@@ -92,7 +105,15 @@ def build_app(config: Config, *, clock: Clock | None = None) -> App:
         telegram = _adapter("bot.telegram", "telegram")
         runner, channel = telegram.build_telegram(config, service)
         channels["telegram"] = channel
-        parts.append(Part("telegram", start=runner.start, stop=runner.stop))
+        if config.telegram.mode == "webhook":  # every process takes what it is sent
+            parts.append(Part("telegram", start=runner.start, stop=runner.stop))
+        else:
+            parts.append(
+                Part(
+                    "telegram", start=partial(runner.start, poll=False), run=runner.poll,
+                    stop=runner.stop, role="telegram",
+                )
+            )  # fmt: skip
     if config.smtp.enabled:
         email = _adapter("bot.mail.smtp", "smtp").EmailChannel(config.smtp)
         channels["email"] = email
@@ -106,13 +127,46 @@ def build_app(config: Config, *, clock: Clock | None = None) -> App:
             on_mark=lambda until: service.watermarks.advance("email", until), now=clock.now,
         )  # fmt: skip
         service.watermarks.expect("email", reader.refresh)
-        parts.append(Part("imap", run=reader.run, stop=reader.close))
+        imap_config = config.imap
+        mailbox = f"imap:{imap_config.username}@{imap_config.host}:{imap_config.port}/{imap_config.mailbox}"
+        parts.append(Part("imap", run=reader.run, stop=reader.close, role=mailbox))
     if config.web.enabled:
         parts.append(_adapter("bot.web", "web").web_part(config, service))
     scheduler = DeadlineScheduler(service.run_due, clock)
     worker = OutboxWorker(service, channels, clock)
     service.listeners += [scheduler.wake, worker.wake]
-    return App(config, db, service, channels, scheduler, worker, parts)
+    app = App(config, db, service, channels, scheduler, worker, parts)
+    if not db.is_sqlite:
+        _share(app)
+    return app
+
+
+def _share(app: App) -> None:
+    """Several processes on PostgreSQL: leaders for the roles, the reminders one
+    of them, and the channel marks of readers in other processes."""
+    service = app.service
+    leadership = Leadership(
+        app.config.database.url, schema=app.db.schema,
+        interval=app.config.database.leader_interval_seconds,
+    )  # fmt: skip
+    app.leadership = leadership
+    service.reminding = partial(leadership.holds, "reminders")
+    service.shared_marks = SharedMarks(
+        app.db, service.watermarks, app.worker.worker_id,
+        recheck=timedelta(seconds=app.config.database.leader_interval_seconds),
+    )  # fmt: skip
+
+    def took(_role: str, held: bool) -> None:
+        if held:  # a new leader: whatever is due (a reminder) is looked at now
+            app.scheduler.wake()
+
+    leadership.listeners.append(took)
+    app.parts.append(Part("reminders", run=_forever, role="reminders"))
+
+
+async def _forever() -> None:
+    """The reminders' role has no loop of its own: the scheduler asks whether it is held."""
+    await asyncio.Event().wait()
 
 
 async def catch_up(app: App) -> None:
@@ -131,6 +185,13 @@ async def catch_up(app: App) -> None:
 async def serve(app: App, stop: asyncio.Event | None = None) -> None:
     """Run until ``stop`` is set, SIGINT/SIGTERM arrives or a task fails."""
     stop = stop or asyncio.Event()
+    only = contextlib.ExitStack()
+    if app.db.is_sqlite:
+        try:
+            only.enter_context(hold_sqlite(app.db.url))
+        except OnlyOneProcess as exc:
+            app.db.dispose()
+            raise AppError(str(exc)) from None
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
@@ -147,7 +208,7 @@ async def serve(app: App, stop: asyncio.Event | None = None) -> None:
             asyncio.create_task(app.scheduler.run(stop), name="deadlines"),
             asyncio.create_task(app.worker.run(stop), name="outbox"),
         ]
-        tasks += [asyncio.create_task(p.run(), name=p.name) for p in app.parts if p.run]
+        tasks += [asyncio.create_task(_run(app, p), name=p.name) for p in app.parts if p.run]
         log.info("judge serving", channels=sorted(app.channels), database=app.db.display_url)
         stopped = asyncio.create_task(stop.wait())
         done, _ = await asyncio.wait([stopped, *tasks], return_when=asyncio.FIRST_COMPLETED)
@@ -167,7 +228,16 @@ async def serve(app: App, stop: asyncio.Event | None = None) -> None:
                 except Exception:
                     log.exception("stopping a channel failed", part=part.name)
         app.db.dispose()
+        only.close()
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.remove_signal_handler(sig)
         log.info("judge stopped")
+
+
+def _run(app: App, part: Part) -> Coroutine[Any, Any, Any]:
+    """A part's task: its loop, or, for a role, its loop while this process leads."""
+    assert part.run is not None
+    if part.role is None or app.leadership is None:
+        return part.run()
+    return app.leadership.lead(part.role, part.run)

@@ -107,6 +107,14 @@ class DatabaseConfig(_Section):
         min_length=1,
         description="SQLAlchemy URL: sqlite:///path.db or postgresql+psycopg://user@host/db",
     )
+    leader_interval_seconds: float = Field(
+        default=1.0,
+        gt=0,
+        le=60,
+        description="PostgreSQL, several processes: how often a process tries to take a "
+        "role (the Telegram poll, a mailbox, the reminders) and its leader checks its "
+        "connection; a dead leader's role is taken over about this long after it died",
+    )
 
 
 class GameConfig(_Section):

@@ -19,6 +19,7 @@ from sqlmodel import Field, SQLModel
 
 __all__ = [
     "Blob",
+    "ChannelMark",
     "EventRow",
     "Game",
     "GmAction",
@@ -342,6 +343,17 @@ class Worker(SQLModel, table=True):
     pid: int
     started_at: datetime = _when()
     seen_at: datetime = _when()
+
+
+class ChannelMark(SQLModel, table=True):
+    """How far the reader of an inbound channel has read (the deadline watermark),
+    published for the judge processes that do not run that reader."""
+
+    __tablename__ = "channel_marks"
+
+    channel: str = Field(primary_key=True)
+    read_until: datetime = _when()
+    by: str = ""  # the worker id of the process whose reader set it
 
 
 class Blob(SQLModel, table=True):

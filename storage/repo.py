@@ -164,10 +164,11 @@ def get_game(s: Session, game_id: int) -> Game | None:
     return _by_id(s, Game, _GAME, game_id)
 
 
-def lock_game(s: Session, game_id: int) -> Game | None:
+def lock_game(s: Session, game_id: int, *, skip_locked: bool = False) -> Game | None:
     """The game row, locked until the transaction ends (PostgreSQL ``FOR UPDATE``;
     SQLite transactions are already exclusive).  Every write to a game's play
-    takes this lock first, so resolution and new orders cannot interleave."""
+    takes this lock first, so resolution and new orders cannot interleave.
+    ``skip_locked``: None at once if another transaction holds it."""
     if s.get_bind().dialect.name == "sqlite":
         # BEGIN IMMEDIATE made this transaction the only writer from its first
         # statement: a copy read earlier in it is current, no second query needed.
@@ -176,7 +177,7 @@ def lock_game(s: Session, game_id: int) -> Game | None:
     stmt = (
         select(Game)
         .where(Game.id == game_id)
-        .with_for_update()
+        .with_for_update(skip_locked=skip_locked)
         .execution_options(populate_existing=True)
     )
     return s.exec(stmt).first()

@@ -71,7 +71,9 @@ class OutboxWorker:
             if stop.is_set():
                 return
             try:
-                await self.service.worker_seen(self.worker_id)
+                # Also the claims of a worker gone meanwhile (several processes on one
+                # database: one was killed): taken back now, not when their lease ends.
+                await self.service.take_over(self.worker_id, timedelta(seconds=3 * self.heartbeat))
             except Exception:
                 log.exception("outbox worker heartbeat failed")
 

@@ -176,11 +176,13 @@ def collect_orders(tx: Tx, game_id: int, number: int) -> RoundOrders:
 
 
 def resolve(
-    tx: Tx, game_id: int, round_id: int | None = None, *, force: bool = False
-) -> Resolution | None:
+    tx: Tx, game_id: int, round_id: int | None = None, *, force: bool = False,
+    skip_locked: bool = False,
+) -> Resolution | None:  # fmt: skip
     """Resolve the game's open round if it is due (or ``force``); None if there is
-    nothing to do — in particular when another resolver got there first."""
-    game = repo.lock_game(tx.s, game_id)
+    nothing to do — in particular when another resolver got there first, or
+    (``skip_locked``) holds the game right now."""
+    game = repo.lock_game(tx.s, game_id, skip_locked=skip_locked)
     if game is None:
         return None
     rnd = current_round(tx, game)

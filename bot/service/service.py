@@ -8,6 +8,7 @@ the database or the engine.
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -43,6 +44,7 @@ from .ports import Clock, SystemClock
 from .positions import PositionCache
 from .reports import Reporter
 from .settings import ServiceSettings
+from .sharedmarks import SharedMarks
 from .watermark import Watermarks
 
 __all__ = ["GameService"]
@@ -95,6 +97,11 @@ class GameService:
         self.watermarks = Watermarks(grace=self.settings.deadline_grace)
         self.watermarks.listeners.append(self._changed)
         self.waiting_until: datetime | None = None
+        # Several processes on PostgreSQL (bot/app.py sets these): the marks of
+        # channels read by another process, and whether this one sends the
+        # reminders (a leader's role, bot/service/leadership.py).
+        self.shared_marks: SharedMarks | None = None
+        self.reminding: Callable[[], bool] = lambda: True
 
     def learn_bot_username(self, username: str) -> None:
         """The Telegram bot's @username, once it is known: invitations link to it."""
@@ -473,14 +480,26 @@ class GameService:
                 if done:
                     self._changed()
                 return done
+            shared = self.shared_marks
+            if shared is not None and self.watermarks.lagging(min(d for _, _, d in due)):
+                await shared.load()  # read by another process, perhaps
             ready, lagged = self._past_the_watermark(due, when, skipped)
             if ready:
                 await self.recover(received_before=max(d for _, _, d in ready))
+            if shared is not None and len(ready) > 1:
+                # Other processes resolve the same list: each starts somewhere else,
+                # and skips the games another is resolving right now (SKIP LOCKED).
+                turn = random.randrange(len(ready))
+                ready = ready[turn:] + ready[:turn]
             for game_id, round_id, _deadline in ready:
                 try:
                     result = await self._tx(
-                        partial(rounds.resolve, game_id=game_id, round_id=round_id), when
-                    )
+                        partial(
+                            rounds.resolve, game_id=game_id, round_id=round_id,
+                            skip_locked=shared is not None,
+                        ),
+                        when,
+                    )  # fmt: skip
                 except Exception as exc:  # an engine bug must not stop the other games
                     log.exception("resolving a round failed", game=game_id, round_id=round_id)
                     skipped.add(game_id)
@@ -488,6 +507,10 @@ class GameService:
                         partial(rounds.report_failure, game_id=game_id, error=repr(exc)), when
                     )
                     continue
+                if result is None and shared is not None:
+                    # Resolved meanwhile, or locked by another process: look again soon.
+                    skipped.add(game_id)
+                    self._wait_until(when + shared.recheck)
                 if result is not None:
                     done.append(result)
                     if game_id in lagged:
@@ -521,11 +544,14 @@ class GameService:
             if when >= wake:
                 marks.ask(lag, deadline)
                 wake = give_up
-            self.waiting_until = (
-                wake if self.waiting_until is None else min(self.waiting_until, wake)
-            )
+                if self.shared_marks is not None:  # its reader may run in another process
+                    wake = min(wake, when + self.shared_marks.recheck)
+            self._wait_until(wake)
             skipped.add(game_id)
         return ready, lagged
+
+    def _wait_until(self, wake: datetime) -> None:
+        self.waiting_until = wake if self.waiting_until is None else min(self.waiting_until, wake)
 
     async def _tell_lag(self, number: int, game_id: int, channels: list[str]) -> None:
         await self.alert_game_masters(
@@ -537,7 +563,7 @@ class GameService:
     async def send_reminders(self, now: datetime | None = None) -> int:
         when = now or self.clock.now()
         lead = self.settings.reminder_before
-        if lead <= timedelta(0):
+        if lead <= timedelta(0) or not self.reminding():
             return 0
         todo = await self._tx(lambda tx: repo.reminder_rounds(tx.s, when + lead), when)
         sent = 0

@@ -13,7 +13,11 @@ anyway and the game masters are told which channel lagged.
 
 ``margin`` covers the difference between the channel's clock (the message's
 time stamp) and ours: a channel counts as read until ``deadline + margin``.
-The marks live in this process, beside the readers that set them.
+The marks live in this process, beside the readers that set them; with
+several judge processes on PostgreSQL the reader of a channel runs in one of
+them (:mod:`bot.service.leadership`), which publishes its marks through
+``publishers`` and the others :meth:`Watermarks.merge` them
+(:mod:`bot.service.sharedmarks`).
 """
 
 from __future__ import annotations
@@ -46,6 +50,8 @@ class Watermarks:
         self._wanted: datetime | None = None
         # Called when a mark reaches a time the resolver waits for (it wakes the scheduler).
         self.listeners: list[Callable[[], None]] = []
+        # Told (channel, until) when a reader of this process moves a mark.
+        self.publishers: list[Callable[[str, datetime], None]] = []
 
     @property
     def channels(self) -> tuple[str, ...]:
@@ -65,17 +71,27 @@ class Watermarks:
 
     def advance(self, channel: str, until: datetime) -> None:
         """The reader of ``channel`` has worked on everything that reached it before ``until``."""
+        if self._move(channel, until):
+            for publish in self.publishers:
+                publish(channel, until)
+
+    def merge(self, channel: str, until: datetime) -> None:
+        """Another process's reader of ``channel`` has read it until ``until``."""
+        self._move(channel, until)
+
+    def _move(self, channel: str, until: datetime) -> bool:
         if channel not in self._marks:
-            return
+            return False
         current = self._marks[channel]
         if current is not None and until <= current:
-            return
+            return False
         self._marks[channel] = until
         wanted = self._wanted
         if wanted is not None and until >= wanted:
             self._wanted = None
             for listener in self.listeners:
                 listener()
+        return True
 
     def read_until(self, channel: str) -> datetime | None:
         return self._marks.get(channel)

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import logging
 import os
-import secrets
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from urllib.parse import urlsplit
@@ -40,7 +41,9 @@ from .ordering import GameIndex, OrderedUpdateProcessor
 from .pacing import FloodLimits, FloodPacer
 from .poller import UpdatePoller, UpdateTracker
 
-__all__ = ["ALLOWED_UPDATES", "TelegramRunner", "TokenFilter", "file_url_for"]
+__all__ = [
+    "ALLOWED_UPDATES", "TelegramRunner", "TokenFilter", "file_url_for", "webhook_secret",
+]  # fmt: skip
 
 log = get_logger(__name__)
 
@@ -83,6 +86,12 @@ class TokenFilter(logging.Filter):
         for logger in loggers:
             logger.addFilter(self)
         return loggers
+
+
+def webhook_secret(token: str) -> str:
+    """The webhook's secret token, derived from the bot token (so every process
+    has the same one, and it says nothing about the token)."""
+    return hmac.new(token.encode(), b"dragonball webhook", hashlib.sha256).hexdigest()
 
 
 def file_url_for(base_url: str) -> str | None:
@@ -150,7 +159,9 @@ class TelegramRunner:
         self.handlers = UpdateHandlers(service, self.index, on_reply=on_reply, tracker=self.tracker)
         self.handlers.install(self.application)
         self.channel = TelegramChannel(self.application.bot, diagrams=diagrams)
-        self._webhook_secret = secrets.token_urlsafe(32)
+        # The same in every judge process behind a load balancer: each one sets
+        # the webhook at start, and Telegram keeps only the last secret.
+        self._webhook_secret = webhook_secret(self._token)
         self.poller = UpdatePoller(
             self.application.bot,
             self.application.update_queue,
@@ -181,7 +192,10 @@ class TelegramRunner:
     def running(self) -> bool:
         return self.application.running
 
-    async def start(self) -> None:
+    async def start(self, *, poll: bool = True) -> None:
+        """Start the bot; in polling mode also the long poll, unless ``poll`` is
+        False (the composition root runs :meth:`poll` while this process leads
+        the ``telegram`` role, bot/service/leadership.py)."""
         self._filtered = self._filter.attach()  # loggers created since __init__ too
         await self.application.initialize()
         if self.on_username is not None and self.username:
@@ -202,14 +216,15 @@ class TelegramRunner:
                 )
             else:
                 await self.bot.delete_webhook()  # getUpdates answers 409 while one is set
-                self._polling = asyncio.create_task(self.poll(), name="telegram-polling")
+                if poll:
+                    self._polling = asyncio.create_task(self.poll(), name="telegram-polling")
         except BaseException:
             await self.stop()
             raise
         log.info("telegram bot started", username=self.username, mode=self.config.mode)
 
     async def poll(self) -> None:
-        """Long polling until cancelled (the part a leader election would wrap)."""
+        """Long polling until cancelled (one process at a time: the leader's work)."""
         try:
             await self.poller.run()
         except asyncio.CancelledError:
