@@ -296,7 +296,9 @@ def _late(tx: Tx, game: Game, rnd: Round, arrived: datetime, header: int | None,
     ``late_orders`` setting says so — and then the answer says so; else refused.
     Returns the note for the answer ("" when not late)."""
     assert game.id is not None
-    if arrived >= rnd.opened_at or header == rnd.number:
+    # Channels stamp whole seconds (Telegram's date, IMAP's INTERNALDATE): a message
+    # stamped in the second the round opened may have come after it, and gets the doubt.
+    if arrived >= rnd.opened_at.replace(microsecond=0) or header == rnd.number:
         return ""
     played = repo.resolved_round(tx.s, game.id, rnd.number - 1)
     if played is None:

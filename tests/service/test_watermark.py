@@ -106,6 +106,19 @@ async def test_a_late_order_is_refused_plainly_never_moved_silently(table: Table
     assert table.rows(OrderRow, OrderRow.round_number == 2)
 
 
+async def test_a_message_stamped_in_the_second_its_round_opened_counts_there(table: Table) -> None:
+    # Telegram stamps whole seconds; the round opened half a second into one.
+    opened = FIRST_DEADLINE + SECOND / 2
+    await table.clock.set(opened)
+    await table.service.resolve_due()
+    assert next(r for r in table.rounds() if r.number == 2).opened_at.microsecond
+    reply = await table.say(
+        201, orders_text(table.state(), "left"), received_at=opened.replace(microsecond=0)
+    )
+    assert reply.status == "ok" and "Раунд 2" in reply.text, reply.text
+    assert table.rows(OrderRow, OrderRow.round_number == 2)
+
+
 async def test_a_game_may_file_late_orders_for_the_next_round_and_says_so(table: Table) -> None:
     assert (await table.say(GM, "/lateorders next")).status == "ok"
     await table.clock.set(FIRST_DEADLINE)
