@@ -103,6 +103,8 @@ class PlayerPlan:
     held: list[str]
     may_get: bool = False
     launching_at: int | None = None  # the tick he launches from the hospital
+    # (tick, cell, height) where a team-mate's pass lands for him to catch.
+    receive: tuple[int, int, int] | None = None
     orders: dict[int, PlayerOrder] = field(default_factory=dict)
 
 
