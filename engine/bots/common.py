@@ -120,6 +120,9 @@ class DragonPlan:
     short_left: int
     volleys_left: int
     orders: list[DragonOrder] = field(default_factory=list)
+    # The cells an open mouth would swallow from had it rested instead of the
+    # move planned (read by the other side, it might have): a hazard.
+    might_rest: frozenset[int] = frozenset()
 
     @property
     def can_fire(self) -> bool:

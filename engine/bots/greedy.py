@@ -190,11 +190,13 @@ class _Greedy:
             body = c in own_body
             hot = c in fire
             for h, off, low, hit in options:
-                penalty = 1 if unsafe or (low and body) or (hot and hit) else 0
+                # The other dragon's mouth, body or flame first, then a team-mate's
+                # cell (a sure collision), then where an opponent may fly.
+                penalty = 3 if unsafe or (low and body) or (hot and hit) else 0
                 if (c, h) in taken:
                     penalty += 2
                 elif (c, h) in spots:
-                    penalty += 1  # he may well stay: a collision
+                    penalty += 1  # an opponent may fly there: a collision
                 key = (penalty, near, off)
                 if key < best_key:
                     best, best_key = (c, h), key
@@ -215,7 +217,7 @@ class _Greedy:
                 frozenset(),
                 set(),
             )
-        cells = _dragon_body(f.head, f.facing)
+        cells = _dragon_body(f.head, f.facing) | f.might_rest
         if f.mouth_open:
             cells = cells | danger_cells(f.head, f.facing)
         reach = self.rules.fire.height_reach

@@ -21,8 +21,10 @@ from .common import Team, dragon_moves
 __all__ = ["mouth_forced_open", "plan_dragon"]
 
 
-def plan_dragon(team: Team, tick: int, last: DragonMove | None) -> DragonMove:
-    """Order ``team``'s dragon for ``tick``; returns the move, for the next tick."""
+def plan_dragon(team: Team, tick: int, last: DragonMove | None, guess: bool = False) -> DragonMove:
+    """Order ``team``'s dragon for ``tick``; returns the move, for the next tick.
+    ``guess``: read by the other side (:mod:`.foresight`), who cannot know
+    where this team's carriers fly: it may rest beside them."""
     d = team.dragon
     rules = team.rules
     steps = team.dragon_height_steps()
@@ -58,6 +60,7 @@ def plan_dragon(team: Team, tick: int, last: DragonMove | None) -> DragonMove:
     forced = mouth_forced_open(team, tick)
     empty = [o for o in opponents if not o.balls]
     target = _target(team, empty) if forced else _target(team, carriers or opponents)
+    might_rest: frozenset[int] = frozenset()
     can_fire = d.can_fire and bool(d.short_left or d.volleys_left)
     best = options[0]
     best_key: tuple[float, ...] | None = None
@@ -71,10 +74,16 @@ def plan_dragon(team: Team, tick: int, last: DragonMove | None) -> DragonMove:
         open_ = rests or forced
         swallow = sum(1 for o in empty if o.cell in danger_cells(head, facing)) if open_ else 0
         exposure = threat if forced else 0
-        if rests and (loose or not risk.allows(threat, REST_RISK if swallow else 0)):
+        # Read by the other side, a team-mate beside the head may well fly off:
+        # the dragon may rest after all (a hazard to keep clear of).
+        if rests and (
+            (loose and not guess) or not risk.allows(threat, REST_RISK if swallow else 0)
+        ):
             # The mouth would be open with a shot coming (worth it only to swallow
             # someone, and only for a small ball), or a ball near.
             continue
+        if rests and swallow:
+            might_rest = danger_cells(head, facing)
         fire_now = 0
         if can_fire and not loose and risk.allows(risk.value(head, tick, tick + 1), FIRE_RISK):
             cone = set(fire_cells(head, facing, rules.fire.short_cells_depth))
@@ -130,6 +139,7 @@ def plan_dragon(team: Team, tick: int, last: DragonMove | None) -> DragonMove:
             and risk.allows(risk.value(head, tick, tick + rules.fire.open_after_short), FIRE_RISK)
         ):
             fire = "short"
+    d.might_rest = might_rest if not (move == "stay" and h_step == 0) else frozenset()
     team.dragon_order(tick, move, head, facing, h_step, fire)
     return move
 
