@@ -29,6 +29,7 @@ Decided here, before the service sees the message (``Inbound.meta``):
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -42,9 +43,16 @@ from bot.mail.reading import MailText, read_message
 from bot.mail.redact import redact_raw
 from bot.service.api import Inbound, MemberInfo, Reply
 
-__all__ = ["MailAdapter", "MailPolicy", "MailService"]
+__all__ = ["MailAdapter", "MailPolicy", "MailService", "content_id"]
 
 _log = get_logger(__name__)
+
+
+def content_id(raw: bytes) -> str:
+    """The id of a mail without Message-ID: a digest of its bytes as the server
+    keeps them.  Not its UID: a mailbox rebuilt under a new UIDVALIDITY numbers
+    its mail afresh, and a stored but unmarked mail would be answered twice."""
+    return "sha256:" + hashlib.sha256(raw).hexdigest()[:40]
 
 
 class MailService(Protocol):
@@ -107,7 +115,7 @@ class MailAdapter:
 
     async def handle(self, mail: FetchedMail) -> Reply:
         """Sink of the IMAP loop: one fetched message."""
-        fallback = f"uid:{mail.uidvalidity}:{mail.uid}"
+        fallback = content_id(mail.raw)
         oversized = mail.truncated or mail.size > self.policy.max_message_bytes
         return await self.handle_raw(
             mail.raw, fallback_id=fallback, oversized=oversized, arrived=mail.arrived

@@ -9,7 +9,7 @@ from fakes import FakeMailService, Queued
 from mail_samples import ORDERS, raw_mail
 
 from bot.config import MailConfig
-from bot.mail.adapter import MailAdapter, MailPolicy
+from bot.mail.adapter import MailAdapter, MailPolicy, content_id
 from bot.mail.imap import FetchedMail
 
 VASYA = "vasya@example.ru"
@@ -140,10 +140,17 @@ async def test_the_same_message_twice(service: FakeMailService) -> None:
     assert len(service.outbox) == 1
 
 
-async def test_message_without_message_id_uses_the_uid(service: FakeMailService) -> None:
+async def test_message_without_message_id_is_known_by_its_bytes(service: FakeMailService) -> None:
     raw = raw_mail(f"пароль: {PHRASE}\n{ORDERS}", message_id=None)
-    await adapter(service).handle(FetchedMail(uid=5, uidvalidity=77, raw=raw, size=len(raw)))
-    assert list(service.stored) == ["uid:77:5"]
+    mails = adapter(service)
+    assert (
+        await mails.handle(FetchedMail(uid=5, uidvalidity=77, raw=raw, size=len(raw)))
+    ).status == "ok"
+    # The same mail under another UID and UIDVALIDITY (a rebuilt mailbox): a duplicate.
+    again = FetchedMail(uid=1, uidvalidity=78, raw=raw, size=len(raw))
+    assert (await mails.handle(again)).status == "duplicate"
+    assert list(service.stored) == [content_id(raw)]
+    assert content_id(raw).startswith("sha256:")
 
 
 async def test_oversized_message_is_refused_unread(service: FakeMailService) -> None:
@@ -215,7 +222,7 @@ async def test_mail_without_from_is_stored_and_ignored(service: FakeMailService)
 async def test_garbage_bytes_are_stored(service: FakeMailService) -> None:
     raw = b"\x00\xff\xfe\r\n\r\n\x80"
     assert (await adapter(service).handle(FetchedMail(9, 1, raw, len(raw)))).status == "ignored"
-    assert service.stored["uid:1:9"].raw == raw
+    assert service.stored[content_id(raw)].raw == raw
 
 
 def test_policy_from_config() -> None:
