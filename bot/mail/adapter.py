@@ -12,6 +12,10 @@ Decided here, before the service sees the message (``Inbound.meta``):
 
 * automatic mail (auto-replies, bounces, list mail) and mail without a usable
   From get ``ignore``: stored, never answered;
+* mail that reached the mailbox more than ``mail.old_mail_days`` before it is
+  read (a mailbox's old mail when the judge first reads it) gets ``ignore``:
+  stored, never answered, nothing in it done — thousands of stale mails must
+  not each get an answer;
 * a message over ``mail.max_message_bytes`` gets ``refuse = "too_large"``
   (stored — only its header when the IMAP loop fetched no more — and answered
   with the limit);
@@ -79,6 +83,7 @@ class MailPolicy:
     authserv_id: str | None = None
     max_failures: int = 3
     failure_window: timedelta = timedelta(hours=1)
+    old_mail: timedelta | None = timedelta(days=30)  # None: every mail is new
 
     @classmethod
     def from_config(cls, config: MailConfig) -> MailPolicy:
@@ -87,6 +92,7 @@ class MailPolicy:
             require_passphrase=config.require_passphrase,
             accept_dkim=config.accept_dkim,
             authserv_id=config.dkim_authserv_id,
+            old_mail=timedelta(days=config.old_mail_days) if config.old_mail_days else None,
         )
 
 
@@ -135,7 +141,10 @@ class MailAdapter:
         sender = mail.from_address or ""
         meta = self._meta(mail)
         verdict = _Verdict()
-        if mail.auto is not None:
+        old = self.policy.old_mail
+        if old is not None and arrived is not None and now - arrived > old:
+            meta["ignore"] = f"old mail: reached the mailbox {(now - arrived).days} days before"
+        elif mail.auto is not None:
             meta["ignore"] = mail.auto
         elif not sender:
             meta["ignore"] = "no usable From address"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -233,6 +234,9 @@ def test_policy_from_config() -> None:
         True,
         "mx.example",
     )
+    assert policy.old_mail == timedelta(days=30)
+    assert MailPolicy.from_config(MailConfig(old_mail_days=0)).old_mail is None
+    assert MailPolicy.from_config(MailConfig(old_mail_days=2)).old_mail == timedelta(days=2)
 
 
 async def test_a_redelivered_failure_counts_once(service: FakeMailService) -> None:
@@ -241,3 +245,22 @@ async def test_a_redelivered_failure_counts_once(service: FakeMailService) -> No
     assert statuses == ["refused", "duplicate", "duplicate", "duplicate"]
     assert not mails.limiter.exceeded(VASYA, NOW)
     assert service.alerts == []
+
+
+async def test_old_mail_is_stored_and_not_answered(service: FakeMailService) -> None:
+    """Mail that reached the mailbox more than old_mail_days before it is read
+    (a mailbox's backlog on the judge's first start) is stored, nothing else."""
+    mails = adapter(service)
+    body = f"пароль: {PHRASE}\n{ORDERS}"
+    old = dataclasses.replace(mail(body, 1), arrived=NOW - timedelta(days=31))
+    assert (await mails.handle(old)).status == "ignored"
+    assert service.stored["<a1@example.ru>"].meta["ignore"].startswith("old mail: ")
+    assert PHRASE.encode() not in service.stored["<a1@example.ru>"].raw  # masked all the same
+    assert service.orders == {} and service.outbox == []
+    # A month less a day: read and answered as usual (a judge down for a while).
+    recent = dataclasses.replace(mail(body, 2), arrived=NOW - timedelta(days=29))
+    assert (await mails.handle(recent)).status == "ok"
+    assert len(service.outbox) == 1
+    # With old_mail_days = 0 nothing is too old.
+    ancient = dataclasses.replace(mail(body, 3), arrived=NOW - timedelta(days=3650))
+    assert (await adapter(service, old_mail=None).handle(ancient)).status == "ok"

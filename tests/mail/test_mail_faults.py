@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Iterator
+from contextlib import suppress
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from mail_samples import raw_mail
 from support.mail_judge import PETYA, PHRASE, MailJudge, invite, mail_judge, parse, until
-from support.mailservers import CaptureSmtp, Dovecot
+from support.mailservers import CaptureSmtp, CuttingProxy, Dovecot
 from support.service_table import orders_text
 
-from bot.mail.imap import FetchedMail
+from bot.mail.imap import FetchedMail, ImapInbound
 from bot.service import Reply
 from storage.db import Database
 from storage.models import InboundMessage
@@ -171,3 +173,36 @@ async def test_answer_refused_for_good_is_reported_to_the_game_masters(judge: Ma
     await judge.table.clock.advance(3600)
     assert await judge.flush() == []
     assert judge.smtp.attempts == 0  # refused at RCPT: no DATA ever
+
+
+async def test_connection_cut_in_the_middle_of_a_large_batch_resumes_and_loses_none(
+    dovecot: Dovecot, cutting_proxy: CuttingProxy
+) -> None:
+    mailbox = dovecot.new_user()
+    count = 60
+    padding = "Ловец летит над полем. " * 600  # about 25 KB each: a batch is 250 KB
+    raws = [
+        raw_mail(f"#{n}\n{padding}\n", message_id=f"<batch-{n}@example.ru>") for n in range(count)
+    ]
+    dovecot.append_many(mailbox, raws, at=datetime.now(UTC))
+    # Into the 25th body: the third batch of ten is cut short, two went through.
+    cutting_proxy.cut_next_fetch(after_bytes=5_000, bodies_first=24)
+    handed: list[int] = []
+
+    async def sink(mail: FetchedMail) -> None:
+        handed.append(int(mail.raw.split(b"\r\n\r\n", 1)[1].split(b"\r\n", 1)[0][1:]))
+
+    config = dovecot.imap_config(mailbox, port=cutting_proxy.port)
+    inbound = ImapInbound(config, sink, batch_size=10, backoff_initial=0.05)
+    task = asyncio.create_task(inbound.run())
+    try:
+        # Moved: copied to Processed first, then expunged from the INBOX.
+        done = lambda: len(mailbox.files("Processed")) == count and not mailbox.files("INBOX")  # noqa: E731
+        await until(done, timeout=120)
+    finally:
+        task.cancel()
+        with suppress(asyncio.CancelledError):
+            await task
+    assert cutting_proxy.cuts == 1
+    assert (inbound.errors, inbound.connections) == (1, 2)
+    assert handed == list(range(count))  # each once, in order: none lost, none twice

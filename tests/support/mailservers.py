@@ -25,6 +25,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -247,6 +248,43 @@ service lmtp {{
         finally:
             client.logout()
 
+    def append_many(self, user: MailUser, raws: Iterable[bytes], *, at: datetime) -> int:
+        """APPEND many messages to ``user``'s INBOX over one connection, each with
+        INTERNALDATE ``at`` (a backlog that reached the mailbox then); returns how many."""
+        stamp = imaplib.Time2Internaldate(at)
+        count = 0
+        client = imaplib.IMAP4("127.0.0.1", self.imap_port)
+        try:
+            client.login(user.name, user.password)
+            for raw in raws:
+                status, _ = client.append("INBOX", None, stamp, raw)
+                assert status == "OK", status
+                count += 1
+        finally:
+            client.logout()
+        return count
+
+    def fill_maildir(self, user: MailUser, raws: Iterable[bytes], *, at: datetime) -> int:
+        """Write messages straight into ``user``'s Maildir (``new/``), as a mailbox
+        that filled up before the judge ever looked at it; the file's time is the
+        INTERNALDATE Dovecot reports (``at``). Far faster than APPEND for thousands
+        (Dovecot syncs to disk on every APPEND); returns how many."""
+        folders = [user.maildir] + [user.maildir / sub for sub in ("cur", "new", "tmp")]
+        for folder in folders:
+            folder.mkdir(mode=0o700, exist_ok=True)
+            os.chown(folder, NOBODY, NOBODY)
+        stamp = at.timestamp()
+        count = 0
+        for raw in raws:
+            name = f"{int(stamp)}.M{count}P{os.getpid()}.backlog,S={len(raw)}"
+            tmp, new = user.maildir / "tmp" / name, user.maildir / "new" / name
+            tmp.write_bytes(raw)
+            os.chown(tmp, NOBODY, NOBODY)
+            os.utime(tmp, (stamp, stamp))
+            tmp.rename(new)
+            count += 1
+        return count
+
     def imap_config(
         self,
         user: MailUser,
@@ -455,6 +493,7 @@ class CuttingProxy:
         self.connections = 0
         self.cuts = 0
         self._cut_after: int | None = None
+        self._let_through = 0  # message bodies to pass before the cut
         self._server: asyncio.Server | None = None
         self._writers: set[asyncio.StreamWriter] = set()
 
@@ -477,9 +516,11 @@ class CuttingProxy:
         self.cuts += len(writers) // 2
         return len(writers) // 2
 
-    def cut_next_fetch(self, after_bytes: int) -> None:
-        """Cut the connection ``after_bytes`` into the next message body sent."""
+    def cut_next_fetch(self, after_bytes: int, *, bodies_first: int = 0) -> None:
+        """Cut the connection ``after_bytes`` into the next message body sent, or,
+        with ``bodies_first``, into the body after that many more (mid-batch)."""
         self._cut_after = after_bytes
+        self._let_through = bodies_first
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.connections += 1
@@ -501,6 +542,9 @@ class CuttingProxy:
     ) -> None:
         while data := await reader.read(65536):
             start = data.find(b"BODY[] {") if cut and self._cut_after is not None else -1
+            while start >= 0 and self._let_through > 0:
+                self._let_through -= 1
+                start = data.find(b"BODY[] {", start + 1)
             if start >= 0:
                 assert self._cut_after is not None
                 writer.write(data[: start + self._cut_after])
