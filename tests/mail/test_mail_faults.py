@@ -85,13 +85,15 @@ def _answered_subjects(judge: MailJudge) -> list[str]:
     return sorted(str(parse(m)["Subject"]) for m in judge.smtp.messages)
 
 
-def _halt_after_storing(judge: MailJudge, marker: bytes) -> asyncio.Event:
+def _halt_after_storing(judge: MailJudge, marker: bytes, validities: list[int]) -> asyncio.Event:
     """Stop Dovecot once the mail containing ``marker`` is stored, before the loop
-    marks it processed; the returned event is set when Dovecot is down."""
+    marks it processed; the returned event is set when Dovecot is down. The
+    UIDVALIDITY of every mail handed over goes to ``validities``."""
     halted = asyncio.Event()
     handle = judge.adapter.handle
 
     async def handle_then_halt(mail: FetchedMail) -> Reply:
+        validities.append(mail.uidvalidity)
         reply = await handle(mail)
         if marker in mail.raw and not halted.is_set():
             await asyncio.to_thread(judge.dovecot.halt)
@@ -110,7 +112,8 @@ async def test_dovecot_restarted_under_the_judge_loses_nothing_and_answers_once(
     first = _orders_mail(judge, 1)
     await judge.post(first)
     # Mail 2 has no Message-ID: when UIDVALIDITY changes its UID says nothing any more.
-    halted = _halt_after_storing(judge, b"X-Fault: 2\r\n")
+    validities: list[int] = []
+    halted = _halt_after_storing(judge, b"X-Fault: 2\r\n", validities)
     dovecot.deliver(mailbox, _orders_mail(judge, 2, message_id=False), at=judge.table.clock.now())
     await asyncio.wait_for(halted.wait(), 60)
     errors = inbound.errors
@@ -136,6 +139,8 @@ async def test_dovecot_restarted_under_the_judge_loses_nothing_and_answers_once(
         f"Re: [DB-{judge.table.game_id}] приказы {n}" for n in (1, 2, 3)
     ]
     assert len(mailbox.files("Processed")) == 4  # the join mail and the three
+    assert len(validities) == 3  # mail 2 before and after the restart, mail 3
+    assert (validities[0] != validities[1]) is (uidvalidity == "changed")
 
 
 @pytest.mark.parametrize(
