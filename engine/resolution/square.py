@@ -26,7 +26,10 @@ from ..geometry import Direction
 from ..orders import Catch, DragonOrder, Pass, PlayerOrder, Steal
 from ..square_dragon import dragon_cells, turn_cells
 from ..state import other_side
+from .contact import catch_roll
 from .context import Tick, player_label
+from .dragons import score_goal, swallow_player
+from .finish import close_tick
 from .pipeline import register
 from .work import WBall, WDragon, WPlayer
 
@@ -91,33 +94,29 @@ def _release(t: Tick, step: int, b: WBall, p: WPlayer, reason: str) -> None:
     """He lets go of ``b`` where he is: free, on a random one of the eight
     lines (001: «В свободном состоянии мячи движутся только по диагонали и
     прямым»), not to be caught this tick."""
-    p.balls.remove(b)
-    b.holder = None
-    b.status = "free"
-    b.cell, b.height = p.cell, p.height
-    b.catchable = False
-    b.released = True
-    b.passed = False
-    b.pass_ticks_left = 0
-    t.emit(
-        step,
-        Kind.BALL_DROPPED,
-        {
-            "ball": b.name,
-            "side": p.side,
-            "number": p.number,
-            "cell": b.cell,
-            "height": b.height,
-            "reason": reason,
-        },
-    )
-    assert b.cell is not None
-    b.direction = t.random_direction(step, b, _on_field(t, b.cell))
+    t.release(step, b, p, reason, lambda cell: _on_field(t, cell))
 
 
 def _on_field(t: Tick, cell: int) -> tuple[Direction, ...]:
     f = _f(t)
     return tuple(d for d in f.directions if f.step(cell, d) is not None)
+
+
+def _bounce(t: Tick, step: int, b: WBall, reason: str) -> Direction:
+    """``b`` takes a random course among those that stay on the field."""
+    assert b.cell is not None
+    choices = _on_field(t, b.cell)
+    data = {"ball": b.name, "cell": b.cell}
+    roll, new = t.pick(step, Kind.BALL_BOUNCE, data, choices, [c.name for c in choices])
+    t.emit(
+        step,
+        Kind.BALL_BOUNCE,
+        data | {"direction": new.name, "reason": reason},
+        1 / len(choices),
+        roll,
+    )
+    b.direction = new
+    return new
 
 
 def _fall(t: Tick, step: int, p: WPlayer, cause: str, *, final: bool = False) -> None:
@@ -231,35 +230,7 @@ def _away(f: SquareField, d: WDragon, cell: int) -> Direction:
 
 
 def _goal(t: Tick, step: int, d: WDragon, b: WBall) -> None:
-    if b.holder is not None:
-        b.holder.balls.remove(b)
-        b.holder = None
-    b.status = "swallowed"
-    b.swallowed_by = d.side
-    b.cell = d.head
-    b.height = d.height
-    b.direction = None
-    b.spell = b.enchanted_by = None
-    b.pass_to = None
-    b.passer = None
-    b.catchable = False
-    b.pass_ticks_left = 0
-    d.swallowed_balls.append(b.name)
-    teams = t.w.teams
-    scorer = other_side(d.side)
-    teams[scorer].score += b.value
-    score = {"left": teams["left"].score, "right": teams["right"].score}
-    t.emit(
-        step,
-        Kind.GOAL,
-        {
-            "ball": b.name,
-            "dragon": d.side,
-            "scorer_side": scorer,
-            "points": b.value,
-            "score": score,
-        },
-    )
+    score = score_goal(t, step, d, b)
     effect = t.rules.balls[b.name].effect
     t.emit(step, Kind.EFFECT_START, {"dragon": d.side, "effect": effect})
     if effect == "extinguish":
@@ -316,19 +287,7 @@ def _spit(t: Tick, step: int, d: WDragon) -> None:
 def _swallow(t: Tick, step: int, d: WDragon, p: WPlayer) -> None:
     """001: «Дракон проглатывает игрока, который оказался на одной из клеток
     дракона … Если в этот момент у игрока был мяч - засчитывается гол»."""
-    balls = list(p.balls)
-    t.emit(
-        step,
-        Kind.PLAYER_SWALLOWED,
-        {"dragon": d.side, "side": p.side, "number": p.number, "balls": [b.name for b in balls]},
-    )
-    p.status = "swallowed"
-    p.swallowed_by = d.side
-    p.cell = p.height = None
-    p.out_this_tick = True
-    d.swallowed_players.append(p.ref)
-    for b in balls:
-        _goal(t, step, d, b)
+    swallow_player(t, step, d, p, _goal)
 
 
 # ---------------------------------------------------------------- 0. start
@@ -530,23 +489,7 @@ def sq_balls_fly(t: Tick) -> None:
                 # the dome: an enchanted pass loses its spell (interpretation)
                 b.spell = b.enchanted_by = None
                 b.passer = None
-                choices = _on_field(t, b.cell)
-                roll, new = t.pick(
-                    2,
-                    Kind.BALL_BOUNCE,
-                    {"ball": b.name, "cell": b.cell},
-                    choices,
-                    [c.name for c in choices],
-                )
-                t.emit(
-                    2,
-                    Kind.BALL_BOUNCE,
-                    {"ball": b.name, "cell": b.cell, "direction": new.name, "reason": "dome"},
-                    1 / len(choices),
-                    roll,
-                )
-                b.direction = new
-                nxt = f.step(b.cell, new)
+                nxt = f.step(b.cell, _bounce(t, 2, b, "dome"))
                 if nxt is None:
                     break
             b.cell = nxt
@@ -926,18 +869,7 @@ def _shot(t: Tick, p: WPlayer, b: WBall, d: WDragon) -> None:
     b.cell, b.height = p.cell, p.height
     b.catchable = False
     b.passed = True
-    choices = _on_field(t, p.cell)
-    roll, new = t.pick(
-        7, Kind.BALL_BOUNCE, {"ball": b.name, "cell": b.cell}, choices, [c.name for c in choices]
-    )
-    t.emit(
-        7,
-        Kind.BALL_BOUNCE,
-        {"ball": b.name, "cell": b.cell, "direction": new.name, "reason": "dragon"},
-        1 / len(choices),
-        roll,
-    )
-    b.direction = new
+    new = _bounce(t, 7, b, "dragon")
     for _ in range(t.rules.balls[b.name].speed):
         nxt = f.step(b.cell, new)
         if nxt is None:
@@ -1069,14 +1001,7 @@ def sq_catch_free(t: Tick) -> None:
         if best is None:
             continue
         prob, where, b = best
-        data = {
-            "side": p.side,
-            "number": p.number,
-            "ball": b.name,
-            "where": where,
-            "second": second,
-        }
-        if t.chance(9, Kind.CATCH_ROLL, data, prob):
+        if catch_roll(t, 9, p, b, prob, where, second):
             _take(t, 9, p, b, from_pass=False)
 
 
@@ -1109,27 +1034,18 @@ def sq_head_balls(t: Tick) -> None:
 def sq_end(t: Tick) -> None:
     """001's end: 1. the yellow ball scored; 2. every player out of the game;
     3. every ball scored or burnt — and the classic last round."""
+    close_tick(t, 11, _end_reason(t))
+
+
+def _end_reason(t: Tick) -> str | None:
     w = t.w
-    w.tick = t.tick
-    reason = None
     if any(d.marks.get("asleep") for d in w.dragons):
-        reason = "asleep"
-    elif all(b.status in ("swallowed", "burnt") for b in w.balls):
-        reason = "all_balls"
-    elif w.players and all(p.status in ("out", "swallowed", "reserve") for p in w.players):
-        reason = "all_players_out"
-    if reason is None and t.tick >= t.rules.ticks_per_round:
-        t.emit(11, Kind.ROUND_END, {})
-        if w.round >= t.rules.max_rounds:
-            reason = "max_rounds"
-        else:
-            w.round += 1
-            w.tick = 0
-    if reason is not None:
-        w.status = "ended"
-        w.end_reason = reason
-        score = {"left": w.teams["left"].score, "right": w.teams["right"].score}
-        t.emit(11, Kind.MATCH_END, {"reason": reason, "score": score})
+        return "asleep"
+    if all(b.status in ("swallowed", "burnt") for b in w.balls):
+        return "all_balls"
+    if w.players and all(p.status in ("out", "swallowed", "reserve") for p in w.players):
+        return "all_players_out"
+    return None
 
 
 for _name, _step in (
