@@ -22,6 +22,7 @@ import argparse
 import asyncio
 import json
 import os
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -67,7 +68,12 @@ def main() -> None:
     configure_logging("WARNING")
     results = []
     for _ in range(args.runs):
-        figures = asyncio.run(_run(args.old))
+        if args.runs == 1:
+            figures = asyncio.run(_run(args.old))
+        else:  # each run in a process of its own: the peak memory is per run
+            command = [sys.executable, __file__, "--old", str(args.old), "--runs", "1", "--json"]
+            child = subprocess.run(command, check=True, capture_output=True, text=True)
+            figures = json.loads(child.stdout.strip().splitlines()[-1])
         results.append(figures)
         if args.json:
             print(json.dumps(figures))
