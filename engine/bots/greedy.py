@@ -26,6 +26,13 @@ CHASERS_PER_BALL = 2
 # How far ahead a player reckons with the opponents' flights (cells).
 REACH = 3
 GUARDS_PER_CARRIER = 2
+# Diving into the other dragon's open mouth with the ball (see _dive): only
+# a team behind (or level in the last DIVE_LATE rounds) does it, for balls
+# worth at least DIVE_VALUE, where he is swallowed with at least DIVE_CHANCE.
+# A team level or ahead keeps its players: diving then decides matches early.
+DIVE_VALUE = 2
+DIVE_CHANCE = 0.5
+DIVE_LATE = 6
 # The height a player flies at when nothing calls for another: the two sides'
 # differ, so players crossing the field do not crash into each other (§4).
 _CRUISE: dict[str, int] = {"left": 1, "right": 3}
@@ -84,6 +91,11 @@ class _Greedy:
             for tick in team.ticks
         }
         self.last_move: DragonMove | None = None
+        # This tick's divers (they keep their balls), and whether to dive at all.
+        self.diving: set[int] = set()
+        mine, theirs = state.team(team.side).score, state.team(team.foe).score
+        late = state.round > self.rules.max_rounds - DIVE_LATE
+        self.dives = mine < theirs or (mine == theirs and late)
 
     def _assign_chasers(self) -> dict[int, tuple[str, int]]:
         """player number → (ball, height) of the free ball he chases."""
@@ -135,6 +147,7 @@ class _Greedy:
     # -- one tick ------------------------------------------------------------
     def plan_tick(self, tick: int) -> None:
         taken: set[tuple[int, int]] = set()
+        self.diving = set()
         moves: dict[int, tuple[int, int, str]] = {}
         for plan in self.team.plans:
             move = self._move(plan, tick, taken)
@@ -171,6 +184,10 @@ class _Greedy:
             return cell, height, "launch"
         if plan.cell is None or plan.height is None:
             return None
+        dive = self._dive(plan, tick, taken)
+        if dive is not None:
+            self.diving.add(plan.player.number)
+            return dive[0], dive[1], "fly"
         target_cell, target_height = self._target(plan, tick)
         heights = self.team.heights_from(plan.height)
         # The height nearest his wish within reach this tick.
@@ -204,6 +221,42 @@ class _Greedy:
         if best[0] == plan.cell and best[1] == plan.height:
             kind = "stay"
         return best[0], best[1], kind
+
+    def _dive(
+        self, plan: PlayerPlan, tick: int, taken: set[tuple[int, int]]
+    ) -> tuple[int, int] | None:
+        """A carrier beside the other dragon's open mouth flies into it when
+        the balls are worth it: swallowed with him, they score (§6, §7) — a
+        player lost for the points a shot could not bring (a pass lands the
+        tick after it is thrown, when a wary dragon has shut its mouth again).
+        The (cell, height) where he is swallowed surest, or None."""
+        f = self.forecast.get(tick)
+        if not self.dives or f is None or not f.mouth_open or f.fire or not plan.held:
+            return None  # (a flame: its cells burn him before he is swallowed)
+        assert plan.cell is not None and plan.height is not None
+        if sum(self.rules.balls[b].value for b in plan.held) < DIVE_VALUE:
+            return None
+        dr = self.rules.dragon
+        best: tuple[float, int, int, int] | None = None  # chance, -height change, cell, height
+        mouth = danger_cells(f.head, f.facing)
+        for c in flight_cells(plan.cell):
+            if c not in mouth:
+                continue
+            for h in self.team.heights_from(plan.height):
+                if (c, h) in taken:
+                    continue
+                if c != f.head:
+                    p = dr.swallow_adjacent
+                elif h == f.height:
+                    p = dr.swallow_same_cell_same_height
+                else:
+                    p = dr.swallow_same_cell_other_height
+                option = (p, -abs(h - plan.height), c, h)
+                if best is None or option[:2] > best[:2]:
+                    best = option
+        if best is None or best[0] < DIVE_CHANCE:
+            return None
+        return best[2], best[3]
 
     def _hazards(self, tick: int) -> tuple[frozenset[int], frozenset[int], set[int]]:
         """Where the other dragon will be dangerous at ``tick``: its cells (a
@@ -261,6 +314,8 @@ class _Greedy:
     ) -> tuple[Action | None, str]:
         team = self.team
         rules = self.rules
+        if plan.player.number in self.diving:
+            return None, key  # he keeps the ball: swallowed with him, it scores
         if plan.held and not self._own_mouth_near(cell, tick):
             # The most valuable ball that can be shot (the yellow flies less far, §7).
             for ball in sorted(plan.held, key=lambda b: (-rules.balls[b].value, b)):

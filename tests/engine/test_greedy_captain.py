@@ -11,10 +11,12 @@ import pytest
 from enginekit import CLASSIC, dragon, player, position
 
 from engine.bots.foresight import foresee
+from engine.events import Kind
 from engine.geometry import Direction
 from engine.orders import DragonOrder, Pass, RoundOrders, Steal
 from engine.policies import greedy_policy
 from engine.resolution.geo import DIST, danger_cells, dragon_after, fire_cells
+from engine.resolve import resolve_round
 from engine.simulate import simulate_match
 from engine.state import MatchState
 
@@ -57,7 +59,7 @@ def test_with_nobody_in_its_half_a_dragon_rests() -> None:
 @pytest.mark.parametrize("side", ["left", "right"])
 def test_a_dragon_never_turns_back_and_forth_nor_burns_its_own(side: str) -> None:
     checked = fires = 0
-    for state in _positions(range(4)):
+    for state in _positions(range(6)):
         orders = greedy_policy(state, CLASSIC, side, f"{state.round}")  # type: ignore[arg-type]
         d = state.dragon(side)  # type: ignore[arg-type]
         head, facing, height = d.head, d.facing, d.height
@@ -143,3 +145,33 @@ def test_a_shot_goes_only_into_a_mouth_that_will_be_open() -> None:
     tick, shot = shots[0]
     landing = forecast.get(tick + 1) or forecast[tick]
     assert shot.cell in danger_cells(landing.head, landing.facing)
+
+
+def test_a_carrier_behind_dives_into_an_open_mouth() -> None:
+    # A Salamander with the red ball beside the Wyverns' dragon's head (110,
+    # facing W, no fire left): it rests on the first tick (no pass can land then), so a shot
+    # would land in a shut mouth — but flown into the head, he is swallowed
+    # with the ball and it scores (§6, §7).
+    def at(score: tuple[int, int]) -> MatchState:
+        return position(
+            [player("left", 1, 93, 2, balls=("red",)), player("right", 1, 13, 2)],
+            dragons=[dragon("right", 110, Direction.W, extinguished=True)],
+            score=score,
+        )
+
+    behind = at((0, 5))
+    assert foresee(behind, CLASSIC, "right")[1].mouth_open
+    orders = greedy_policy(behind, CLASSIC, "left", "dive")
+    first = next(o for o in orders.players if o.number == 1 and o.tick == 1)
+    assert (first.cell, first.height, first.action) == (110, 2, None)
+    both = RoundOrders(
+        players=orders.players + greedy_policy(behind, CLASSIC, "right", "dive").players,
+        dragons=orders.dragons + greedy_policy(behind, CLASSIC, "right", "dive").dragons,
+    )
+    events = resolve_round(behind, both, CLASSIC, "dive").events
+    goals = [e.data for e in events if e.kind is Kind.GOAL]
+    assert [(g["ball"], g["scorer_side"]) for g in goals] == [("red", "left")]
+    # Level or ahead, a player is not thrown away for it.
+    for score in ((0, 0), (5, 0)):
+        calm = greedy_policy(at(score), CLASSIC, "left", "dive")
+        assert all(o.cell != 110 for o in calm.players if o.number == 1)
