@@ -1,0 +1,160 @@
+"""The fault matrix of the Telegram channel on the local Bot API server.
+
+Each case injects a fault into the fake server (tests/support/fake_telegram.py:
+an error answer, a proxy's HTML page, a stalled or dropped connection) under
+the real PTB client and the real game service on SQLite, and ends in one of
+two outcomes: delivered exactly once, or reported to the game masters —
+nothing lost, nothing stored twice.
+
+Every wait is on a condition with a generous bound (the machine may be
+loaded); nothing is timed. PTB's timeouts are small only where a case needs
+one to expire: the long poll's read timeout (a stalled ``getUpdates`` costs
+its 1 s long poll plus 2 s), while answers keep PTB's 5 s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlmodel import func, select
+from support.fake_telegram import ApiError, Drop, FakeTelegram, Fault, Raw, Serve, Stall
+from support.telegram_e2e import Judge, judge
+
+from bot.i18n import t
+from storage.models import InboundMessage
+
+WAIT = 60.0  # bound of every wait: generous, the machine may be loaded
+POLLING: dict[str, Any] = {
+    "poll_read_timeout": 2.0,  # a stalled long poll is given up 1 + 2 s after it began
+    "poll_backoff": (0.05, 0.4),
+    "conflict_alert_after": 0.5,
+}
+
+
+@asynccontextmanager
+async def polling_judge(tg: FakeTelegram, folder: Path) -> AsyncIterator[Judge]:
+    async with judge(tg, folder, **POLLING) as j:
+        await j.gm_says("/start")
+        yield j
+
+
+class Sent:
+    """Messages the game master wrote, with their update ids."""
+
+    def __init__(self, j: Judge) -> None:
+        self.j = j
+        self.messages: list[dict[str, Any]] = []
+        self.update_ids: list[int] = []
+
+    def say(self, text: str) -> None:
+        self.messages.append(self.j.tg.send_text(self.j.gm, text=text))
+        self.update_ids.append(self.j.tg.world.history[-1]["update_id"])
+
+    def answers(self, message: dict[str, Any]) -> list[Any]:
+        sent = self.j.tg.sent_to(self.j.gm)
+        return [s for s in sent if s.reply_to == message["message_id"]]
+
+    async def all_answered(self) -> None:
+        tg, j = self.j.tg, self.j
+        await tg.wait_for(lambda: all(self.answers(m) for m in self.messages), WAIT)
+        # Quiet: every update confirmed, two more polls made (a repeat would have
+        # come in them), nothing left to send (a second answer would be out).
+        await tg.wait_for(lambda: tg.world.updates == [], WAIT)
+        calls = j.runner.poller.calls
+        await tg.wait_for(lambda: j.runner.poller.calls >= calls + 2, WAIT)
+        await j.settled(WAIT)
+
+    def assert_once(self) -> None:
+        tg = self.j.tg
+        for message in self.messages:
+            assert len(self.answers(message)) == 1, message["text"]
+        served = [uid for call in tg.calls_of("getUpdates") for uid in call.served]
+        for uid in self.update_ids:
+            assert served.count(uid) == 1, f"update {uid} handed to the bot {served.count(uid)}×"
+        with self.j.service.db.transaction() as s:
+            for message in self.messages:
+                external_id = f"{self.j.gm.id}:{message['message_id']}"
+                rows = s.exec(
+                    select(func.count())
+                    .select_from(InboundMessage)
+                    .where(InboundMessage.external_id == external_id)
+                ).one()
+                assert rows == 1, external_id
+
+
+RECEIVE_FAULTS: dict[str, list[Fault]] = {
+    "429 retry_after": [ApiError(429, "Too Many Requests: retry after 1", {"retry_after": 1})],
+    "5xx": [Raw(502), ApiError(500, "Internal Server Error"), ApiError(502, "Bad Gateway")],
+    # The long poll hands out the new updates, then the answer never comes.
+    "timeout": [Stall(accept=True, with_updates=True)],
+    "dropped mid-long-poll": [Drop(accept=True, with_updates=True)],
+    # A batch is handed out and stored; the next polls (the ones that would
+    # confirm it) fail; it is confirmed by the first that succeeds, not re-read.
+    "updates, then failures": [Serve(with_updates=True), Raw(502), Drop(accept=True)],
+}
+
+
+@pytest.mark.parametrize("faults", RECEIVE_FAULTS.values(), ids=RECEIVE_FAULTS.keys())
+async def test_receive_faults_read_every_update_once(
+    tg: FakeTelegram, tmp_path: Path, faults: list[Fault]
+) -> None:
+    async with polling_judge(tg, tmp_path) as j:
+        sent = Sent(j)
+        failures = j.runner.poller.failures
+        tg.fail_next_with("getUpdates", faults[0])
+        for fault in faults[1:]:
+            tg.fail_next_with("getUpdates", fault)
+        # The first fault is met: its call is under way (or failed already).
+        await tg.wait_for(lambda: tg.faults_left("getUpdates") < len(faults), WAIT)
+        sent.say("/help")
+        sent.say("/status")
+        await tg.wait_for(lambda: tg.faults_left("getUpdates") == 0, WAIT)
+        sent.say("/game")  # after the faults: the channel works again
+        await sent.all_answered()
+        sent.assert_once()
+        failed = j.runner.poller.failures - failures
+    assert failed == sum(not isinstance(f, Serve) for f in faults)
+    lost = {uid for call in tg.calls_of("getUpdates") for uid in call.lost}
+    if any(getattr(f, "with_updates", False) for f in faults if not isinstance(f, Serve)):
+        assert sent.update_ids[0] in lost  # the answer that carried it never arrived
+    if isinstance(faults[0], Serve):  # stored from the one answer, confirmed after the faults
+        [first] = [c for c in tg.calls_of("getUpdates") if sent.update_ids[0] in c.served]
+        after = tg.calls[tg.calls.index(first) + 1 :]
+        assert [c.status for c in after if c.method == "getUpdates"][:2] == [502, 0]
+
+
+async def test_a_lasting_conflict_is_retried_and_reported_once(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """409 Conflict: another process polls with this token. The judge keeps
+    polling (and reading) between the conflicts; a passing one is only logged,
+    one that lasts is reported to the game masters once, not at every retry."""
+    conflict = ApiError(409, "Conflict: terminated by other getUpdates request")
+    alert = t("gm_alert_telegram_conflict", "ru", error=conflict.description)
+
+    def alerts() -> list[str]:
+        return [m for m in tg.texts(j.gm) if m == alert]
+
+    async with polling_judge(tg, tmp_path) as j:
+        sent = Sent(j)
+        poller = j.runner.poller
+        tg.fail_next_with("getUpdates", conflict)  # passing: one 409, then polls succeed
+        sent.say("/help")
+        await tg.wait_for(lambda: poller.conflicts == 1 and sent.answers(sent.messages[0]), WAIT)
+        assert alerts() == []
+        # Lasting: five in a row, at least 0.05 + 0.1 + 0.2 + 0.4 s (less jitter) apart.
+        tg.fail_next_with("getUpdates", conflict, times=5)
+        sent.say("/status")
+        await tg.wait_for(lambda: poller.conflicts == 6, WAIT)
+        await tg.wait_for(alerts, WAIT)
+        tg.fail_next_with("getUpdates", conflict, times=3)  # the same episode: no new alert
+        await tg.wait_for(lambda: poller.conflicts == 9, WAIT)
+        sent.say("/game")
+        await sent.all_answered()
+        sent.assert_once()
+        told = alerts()
+    assert len(told) == 1
