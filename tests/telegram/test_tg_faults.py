@@ -25,7 +25,8 @@ from support.fake_telegram import ApiError, Drop, FakeTelegram, Fault, Raw, Serv
 from support.telegram_e2e import Judge, judge
 
 from bot.i18n import t
-from storage.models import InboundMessage
+from storage import repo
+from storage.models import InboundMessage, OutboxRow
 
 WAIT = 60.0  # bound of every wait: generous, the machine may be loaded
 POLLING: dict[str, Any] = {
@@ -158,3 +159,172 @@ async def test_a_lasting_conflict_is_retried_and_reported_once(
         sent.assert_once()
         told = alerts()
     assert len(told) == 1
+
+
+# ---------------------------------------------------------------- sending
+
+
+@asynccontextmanager
+async def sending_judge(tg: FakeTelegram, folder: Path, **runner_kw: Any) -> AsyncIterator[Judge]:
+    """The judge with quick outbox retries (a failed item is tried again 0.1 s,
+    0.2 s, ... later; 3 attempts at most); the game master has started the bot."""
+    settings = {"outbox_backoff_base": 0.1, "outbox_max_attempts": 3}
+    async with judge(tg, folder, idle_sleep=0.2, settings=settings, **runner_kw) as j:
+        await j.gm_says("/start")
+        yield j
+
+
+def queue(j: Judge, destination: object, text: str, game_id: int | None = None) -> int:
+    """An item in the outbox, as the service queues them; the worker is woken."""
+    now = j.clock.now()
+    with j.service.db.transaction() as s:
+        row = OutboxRow(
+            game_id=game_id, channel="telegram", destination=str(destination), kind="notice",
+            text=text, next_try_at=now, created_at=now,
+        )  # fmt: skip
+        outbox_id = repo.enqueue(s, row)
+    j.worker.wake()
+    return outbox_id
+
+
+def row(j: Judge, outbox_id: int) -> OutboxRow:
+    with j.service.db.transaction() as s:
+        found = s.get(OutboxRow, outbox_id)
+        assert found is not None
+        s.expunge(found)
+        return found
+
+
+async def done(j: Judge, outbox_id: int) -> OutboxRow:
+    """The item once it is sent or given up, and nothing else is left to send."""
+    await j.tg.wait_for(lambda: row(j, outbox_id).state != "pending", WAIT)
+    await j.settled(WAIT)
+    return row(j, outbox_id)
+
+
+def alerts_about(j: Judge, destination: object) -> list[str]:
+    return [m for m in j.tg.texts(j.gm) if str(destination) in m and "telegram" in m]
+
+
+SEND_FAULTS: dict[str, tuple[list[Fault], int]] = {
+    # name: (the faults of the first sendMessage calls, attempts until delivered)
+    "429 retry_after": ([ApiError(429, "Too Many Requests: retry after 1", {"retry_after": 1})], 2),
+    "5xx": ([ApiError(500, "Internal Server Error"), Raw(502)], 3),
+    "dropped before it was taken": ([Drop(accept=False)], 2),
+}
+
+
+@pytest.mark.parametrize(("faults", "attempts"), SEND_FAULTS.values(), ids=SEND_FAULTS.keys())
+async def test_send_faults_deliver_once(
+    tg: FakeTelegram, tmp_path: Path, faults: list[Fault], attempts: int
+) -> None:
+    async with sending_judge(tg, tmp_path) as j:
+        team = tg.group("Драконы", [j.gm])
+        for fault in faults:
+            tg.fail_next_with("sendMessage", fault)
+        sent = await done(j, queue(j, team.id, "Раунд 2 открыт"))
+        assert alerts_about(j, team.id) == []
+    assert (sent.state, sent.attempts) == ("sent", attempts)
+    assert tg.texts(team) == ["Раунд 2 открыт"]
+    assert tg.faults_left("sendMessage") == 0
+
+
+async def test_a_message_taken_but_unanswered_may_arrive_twice(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """The at-least-once window: Telegram took the message, its answer never came
+    (past the read timeout). The Bot API has no idempotency key, so the judge
+    cannot tell; it sends again: the chat shows the message twice, the outbox
+    records it sent once, nobody is alerted."""
+    async with sending_judge(tg, tmp_path, read_timeout=3.0) as j:
+        team = tg.group("Драконы", [j.gm])
+        tg.fail_next_with("sendMessage", Stall(accept=True))
+        sent = await done(j, queue(j, team.id, "Раунд 2 открыт"))
+        assert alerts_about(j, team.id) == []
+    assert (sent.state, sent.attempts) == ("sent", 2)
+    assert tg.texts(team) == ["Раунд 2 открыт"] * 2
+    assert tg.abandoned == 1
+
+
+async def test_a_blocked_member_is_reported_not_retried(tg: FakeTelegram, tmp_path: Path) -> None:
+    async with sending_judge(tg, tmp_path) as j:
+        alice = tg.user(1001, "Алиса")
+        await j.say(alice, "/start")
+        tg.block(alice)
+        before = len(tg.calls_of("sendMessage"))
+        failed = await done(j, queue(j, alice.id, "Ваш ход"))
+        told = alerts_about(j, alice.id)
+    assert (failed.state, failed.attempts) == ("failed", 1)
+    assert (failed.last_error or "").startswith("blocked")
+    assert len(told) == 1
+    to_alice = [
+        c for c in tg.calls_of("sendMessage")[before:] if c.params["chat_id"] == str(alice.id)
+    ]
+    assert [c.status for c in to_alice] == [403]  # once, not retried
+
+
+async def test_a_migrated_group_is_followed_and_remembered(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    async with sending_judge(tg, tmp_path) as j:
+        team = tg.group("Драконы", [j.gm])
+        game_id = (await j.service.create_game(title="Финал")).game_id
+        assert game_id is not None
+        await j.service.add_team(game_id, "left", "Драконы")
+        await j.service.link_team_chat(game_id, "left", str(team.id))
+        supergroup = tg.migrate(team)
+        first = queue(j, team.id, "Раунд 1 открыт", game_id)
+        second = queue(j, team.id, "Срок: 21:00", game_id)
+        rows = [await done(j, first), await done(j, second)]
+        with j.service.db.transaction() as s:
+            chat = repo.teams(s, game_id)["left"].chat
+        third = await done(j, queue(j, chat, "Раунд 2 открыт", game_id))
+    assert chat == str(supergroup.id)  # the team's link moved with the chat
+    assert [(r.state, r.destination) for r in [*rows, third]] == [("sent", chat)] * 3
+    ours = ["Раунд 1 открыт", "Срок: 21:00", "Раунд 2 открыт"]
+    assert sorted(m for m in tg.texts(supergroup) if m in ours) == sorted(ours)
+    assert not [m for m in tg.texts(team) if m in ours]
+    refused = [c for c in tg.calls_of("sendMessage") if c.status == 400]
+    assert len(refused) == 1  # the first one learnt the new chat; the others went there at once
+
+
+async def test_a_message_telegram_finds_too_long_is_cut_and_delivered(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    report = "\n".join(f"Такт {i}: Иванов летит на поле {i + 10}" for i in range(40))
+    async with sending_judge(tg, tmp_path) as j:
+        team = tg.group("Драконы", [j.gm])
+        tg.fail_next_with("sendMessage", ApiError(400, "Bad Request: message is too long"))
+        sent = await done(j, queue(j, team.id, report))
+        assert alerts_about(j, team.id) == []
+    assert (sent.state, sent.attempts) == ("sent", 1)
+    texts = tg.texts(team)
+    assert len(texts) >= 2 and "\n".join(texts) == report  # cut between lines, all of it
+    assert all(len(text) <= len(report) // 2 + 1 for text in texts)
+
+
+PERMANENT: dict[str, tuple[list[Fault], int, str]] = {
+    # name: (faults, attempts until given up, first word of the recorded error)
+    "a permanent 400": ([ApiError(400, "Bad Request: TOPIC_CLOSED")], 1, "bad_request"),
+    "5xx on every attempt": ([ApiError(500, "Internal Server Error")] * 3, 3, "network"),
+}
+
+
+@pytest.mark.parametrize(("faults", "attempts", "reason"), PERMANENT.values(), ids=PERMANENT.keys())
+async def test_an_undeliverable_message_is_reported_once_and_given_up(
+    tg: FakeTelegram, tmp_path: Path, faults: list[Fault], attempts: int, reason: str
+) -> None:
+    async with sending_judge(tg, tmp_path) as j:
+        team = tg.group("Драконы", [j.gm])
+        for fault in faults:
+            tg.fail_next_with("sendMessage", fault)
+        failed = await done(j, queue(j, team.id, "Раунд 2 открыт"))
+        # The worker goes on: a later message to the same chat goes through.
+        later = await done(j, queue(j, team.id, "Раунд 3 открыт"))
+        told = alerts_about(j, team.id)
+    assert (failed.state, failed.attempts) == ("failed", attempts)
+    assert (failed.last_error or "").startswith(reason)
+    assert len(told) == 1
+    assert later.state == "sent" and tg.texts(team) == ["Раунд 3 открыт"]
+    tries = [c for c in tg.calls_of("sendMessage") if c.params["chat_id"] == str(team.id)]
+    assert len(tries) == attempts + 1  # no retry after it was given up
