@@ -12,7 +12,8 @@ after its own parsing) is cut again in halves, until it goes.
 The outcome is a :class:`DeliveryResult`: 429 gives ``retry_after``; a user
 who blocked the bot or never started it, a chat the bot was removed from or
 that does not exist gives ``permanent`` (``reason`` names which, see
-:data:`REASONS`); a group migrated to a supergroup gives ``new_destination``.
+:data:`REASONS`); a group migrated to a supergroup gives ``new_destination``,
+and the channel sends whatever else still names the old group to the new one.
 """
 
 from __future__ import annotations
@@ -155,6 +156,9 @@ class TelegramChannel:
         self.diagrams = diagrams
         # (item id, destination) -> labels of the parts already delivered.
         self._progress: OrderedDict[tuple[int, str], set[str]] = OrderedDict()
+        # Groups that became supergroups: old id -> new. The outbox moves its rows
+        # too, but items of a batch already claimed still name the old chat.
+        self._migrated: OrderedDict[str, str] = OrderedDict()
 
     async def deliver(self, item: OutboxItem) -> DeliveryResult:
         key = (item.id, item.destination)
@@ -163,11 +167,15 @@ class TelegramChannel:
         while len(self._progress) > _REMEMBERED_ITEMS:
             self._progress.popitem(last=False)
         try:
-            chat = chat_ref(item.destination)
+            chat = chat_ref(self._migrated.get(item.destination, item.destination))
             for part in self._parts(item):
                 await self._send(part, chat, done)
         except TelegramError as exc:
             result = classify_error(exc)
+            if result.new_destination:
+                self._migrated[item.destination] = result.new_destination
+                while len(self._migrated) > _REMEMBERED_ITEMS:
+                    self._migrated.popitem(last=False)
             if result.permanent or result.new_destination:
                 self._progress.pop(key, None)
             log.info(
