@@ -36,17 +36,23 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--period", type=int, default=None, help="seconds between deadlines")
     parser.add_argument("--verbose", action="store_true", help="the rounds and the judge's log")
+    parser.add_argument("--log-level", default="WARNING", help="the judge's (INFO: every batch)")
+    parser.add_argument("--keep", type=Path, default=None, help="a folder to keep the files in")
     args = parser.parse_args()
     started = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="kill-trials-") as folder:
+    with tempfile.TemporaryDirectory(prefix="kill-trials-") as temporary:
+        folder = args.keep or Path(temporary)
+        folder.mkdir(parents=True, exist_ok=True)
         report = asyncio.run(
             run_trials(
-                Path(folder), args.trials, seed=args.seed, period=args.period,
-                log=lambda text: print(text, flush=True),
+                folder, args.trials, seed=args.seed, period=args.period,
+                log=lambda text: print(text, flush=True), log_level=args.log_level,
             )
         )  # fmt: skip
     for problem in report.problems[:50]:
         print("PROBLEM:", problem)
+    for line in report.undelivered:
+        print("UNDELIVERED:", line)
     if report.problems or args.verbose:
         print(report.details)
     print(f"elapsed {time.monotonic() - started:.0f} s")
