@@ -282,6 +282,9 @@ class MailConfig(_Section):
     accept_dkim: bool = False
     # Only DKIM results stamped with our own receiving server's id can be trusted.
     dkim_authserv_id: str | None = None
+    # A mail that reached the mailbox longer ago than this when the judge reads it
+    # (a mailbox's old mail on the first start) is stored and not answered; 0: none.
+    old_mail_days: float = Field(default=30, ge=0)
 
     @model_validator(mode="after")
     def _complete(self) -> MailConfig:

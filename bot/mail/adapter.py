@@ -12,6 +12,10 @@ Decided here, before the service sees the message (``Inbound.meta``):
 
 * automatic mail (auto-replies, bounces, list mail) and mail without a usable
   From get ``ignore``: stored, never answered;
+* mail that reached the mailbox more than ``mail.old_mail_days`` before it is
+  read (a mailbox's old mail when the judge first reads it) gets ``ignore``:
+  stored, never answered, nothing in it done — thousands of stale mails must
+  not each get an answer;
 * a message over ``mail.max_message_bytes`` gets ``refuse = "too_large"``
   (stored — only its header when the IMAP loop fetched no more — and answered
   with the limit);
@@ -29,6 +33,7 @@ Decided here, before the service sees the message (``Inbound.meta``):
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -42,9 +47,16 @@ from bot.mail.reading import MailText, read_message
 from bot.mail.redact import redact_raw
 from bot.service.api import Inbound, MemberInfo, Reply
 
-__all__ = ["MailAdapter", "MailPolicy", "MailService"]
+__all__ = ["MailAdapter", "MailPolicy", "MailService", "content_id"]
 
 _log = get_logger(__name__)
+
+
+def content_id(raw: bytes) -> str:
+    """The id of a mail without Message-ID: a digest of its bytes as the server
+    keeps them.  Not its UID: a mailbox rebuilt under a new UIDVALIDITY numbers
+    its mail afresh, and a stored but unmarked mail would be answered twice."""
+    return "sha256:" + hashlib.sha256(raw).hexdigest()[:40]
 
 
 class MailService(Protocol):
@@ -71,6 +83,7 @@ class MailPolicy:
     authserv_id: str | None = None
     max_failures: int = 3
     failure_window: timedelta = timedelta(hours=1)
+    old_mail: timedelta | None = timedelta(days=30)  # None: every mail is new
 
     @classmethod
     def from_config(cls, config: MailConfig) -> MailPolicy:
@@ -79,6 +92,7 @@ class MailPolicy:
             require_passphrase=config.require_passphrase,
             accept_dkim=config.accept_dkim,
             authserv_id=config.dkim_authserv_id,
+            old_mail=timedelta(days=config.old_mail_days) if config.old_mail_days else None,
         )
 
 
@@ -107,7 +121,7 @@ class MailAdapter:
 
     async def handle(self, mail: FetchedMail) -> Reply:
         """Sink of the IMAP loop: one fetched message."""
-        fallback = f"uid:{mail.uidvalidity}:{mail.uid}"
+        fallback = content_id(mail.raw)
         oversized = mail.truncated or mail.size > self.policy.max_message_bytes
         return await self.handle_raw(
             mail.raw, fallback_id=fallback, oversized=oversized, arrived=mail.arrived
@@ -127,7 +141,10 @@ class MailAdapter:
         sender = mail.from_address or ""
         meta = self._meta(mail)
         verdict = _Verdict()
-        if mail.auto is not None:
+        old = self.policy.old_mail
+        if old is not None and arrived is not None and now - arrived > old:
+            meta["ignore"] = f"old mail: reached the mailbox {(now - arrived).days} days before"
+        elif mail.auto is not None:
             meta["ignore"] = mail.auto
         elif not sender:
             meta["ignore"] = "no usable From address"

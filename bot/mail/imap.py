@@ -3,8 +3,9 @@
 For every new message, :class:`ImapInbound` hands the raw bytes to the sink
 FIRST (the sink stores them; a second delivery of the same message is fine)
 and only then marks the message processed: moved to ``processed_folder``, or
-flagged ``\\Seen`` when no folder is configured. A crash between the two
-hands the message over once more, never zero times.
+flagged ``\\Seen`` when no folder is configured (a batch's messages together,
+once each of them is handed over). A crash between the two hands the
+messages over once more, never zero times.
 
 A sink that raises leaves its message unmarked and the loop goes on with the
 next one: one message nobody can handle must not hold up the mail behind it.
@@ -383,6 +384,7 @@ class ImapInbound:
                 )
                 fetched.update((p.uid, p.data) for p in imapwire.parse_fetch(response.lines))
         handed = 0
+        done: list[int] = []
         for uid in batch:
             if uid not in fetched:
                 continue  # expunged meanwhile, or a response we could not read: next time
@@ -399,7 +401,12 @@ class ImapInbound:
                 self._failures.pop((mail.uidvalidity, uid), None)
                 self.handed_over += 1
                 handed += 1
-            await self._mark(uid)
+            done.append(uid)
+        if done:
+            # The batch's messages are marked together once all of them are stored
+            # (two commands a batch, not two a message: a backlog of thousands on a
+            # first start); a cut before this hands them over again, as duplicates.
+            await self._mark(done)
         return handed
 
     def _failed(self, mail: FetchedMail, exc: Exception) -> bool:
@@ -425,17 +432,18 @@ class ImapInbound:
         )  # fmt: skip
         return True
 
-    async def _mark(self, uid: int) -> None:
-        """Mark one message processed: \\Seen, then moved when a folder is configured."""
+    async def _mark(self, uids: list[int]) -> None:
+        """Mark messages processed: \\Seen, then moved when a folder is configured."""
         imap = self._imap
-        await self._ok(imap.uid("store", str(uid), "+FLAGS.SILENT (\\Seen)"), "UID STORE")
+        uid = imapwire.uid_set(uids)
+        await self._ok(imap.uid("store", uid, "+FLAGS.SILENT (\\Seen)"), "UID STORE")
         if not self._move:
             return
         folder = imapwire.imap_quote(self._config.processed_folder)
         if imap.has_capability("MOVE"):
-            await self._ok(imap.uid("move", str(uid), folder), "UID MOVE")
+            await self._ok(imap.uid("move", uid, folder), "UID MOVE")
             return
-        await self._ok(imap.uid("copy", str(uid), folder), "UID COPY")
-        await self._ok(imap.uid("store", str(uid), "+FLAGS.SILENT (\\Deleted)"), "UID STORE")
+        await self._ok(imap.uid("copy", uid, folder), "UID COPY")
+        await self._ok(imap.uid("store", uid, "+FLAGS.SILENT (\\Deleted)"), "UID STORE")
         if imap.has_capability("UIDPLUS"):
-            await self._ok(imap.uid("expunge", str(uid)), "UID EXPUNGE")
+            await self._ok(imap.uid("expunge", uid), "UID EXPUNGE")

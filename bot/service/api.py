@@ -53,7 +53,7 @@ class Inbound:
 
     channel: str  # "telegram" | "email" | "demo" | "cli"
     # Unique per channel: telegram f"{chat_id}:{message_id}", e-mail the Message-ID
-    # (or f"uid:{uidvalidity}:{uid}" when missing).
+    # (or, when missing, a digest of the raw bytes: bot.mail.adapter.content_id).
     external_id: str
     sender: str  # telegram user id (str) or e-mail address (lower-case)
     text: str  # the text to interpret (mail: decoded, quotes and signature stripped)

@@ -15,7 +15,7 @@ from storage.models import Game, Round
 from . import gm, notify, ordering, rounds
 from .audience import View
 from .context import Actor, ServiceError, Tx, game_code, parse_game_code
-from .i18n import LANGS, N_, STATUS_TEXTS, format_time, t
+from .i18n import LANGS, N_, STATUS_TEXTS, format_time, reader_zone, t
 
 __all__ = [
     "choose_game",
@@ -235,9 +235,11 @@ def remind(tx: Tx, game_id: int, round_id: int) -> int:
         names = ordering.member_reminder(tx, game, rnd, scope, state, ruleset, dest.lang)
         if not names:
             continue
+        with reader_zone(dest.zone):  # his own zone, if he chose one with /tz
+            deadline = format_time(rnd.deadline, game.timezone, dest.lang)
         params = {
             "game": game_code(game), "round": rnd.number, "players": ", ".join(names),
-            "deadline": format_time(rnd.deadline, game.timezone, dest.lang),
+            "deadline": deadline,
         }  # fmt: skip
         notify.queue(
             tx, dest, "reminder", t("reminder", dest.lang, **params), game=game,

@@ -43,6 +43,7 @@ __all__ = [
     "load_state",
     "material",
     "min_time",
+    "next_round_deadline",
     "open_round",
     "orders_document",
     "report_failure",
@@ -118,6 +119,21 @@ def min_time(tx: Tx, game: Game) -> timedelta:
 
 def deadline_after(game: Game, base: datetime) -> datetime:
     return next_deadline(base, game.timezone, game.deadlines)
+
+
+def next_round_deadline(tx: Tx, game: Game, resolved: Round) -> datetime:
+    """The deadline of the round that follows ``resolved``: its next scheduled time.
+
+    A round resolved early still gives the next one ``min_time``.  After downtime
+    that spanned that next time too, the next round gets a fresh deadline (the first
+    scheduled time ``min_time`` from now) instead of one already past: its players
+    could not order it before they had the results, and a round played without
+    orders makes every player drop his balls (docs/service.md, catch-up)."""
+    least = min_time(tx, game)
+    if resolved.deadline > tx.now:  # resolved early (everybody /ready, a forced round)
+        return deadline_after(game, tx.now + least)
+    following = deadline_after(game, resolved.deadline)
+    return following if following > tx.now else deadline_after(game, tx.now + least)
 
 
 def open_round(tx: Tx, game: Game, state: MatchState, *, deadline: datetime) -> Round:
@@ -233,10 +249,7 @@ def resolve(
         tx.s.add(game)
         _announce_end(tx, game, result.state, dests)
     else:
-        # Catching up after downtime, the next deadline follows the missed one;
-        # a round resolved early still gives the next one some time.
-        base = rnd.deadline if rnd.deadline <= tx.now else tx.now + min_time(tx, game)
-        nxt = open_round(tx, game, result.state, deadline=deadline_after(game, base))
+        nxt = open_round(tx, game, result.state, deadline=next_round_deadline(tx, game, rnd))
         announce_round_open(tx, game, nxt, dests)
         next_number = nxt.number
     # One INFO line per resolution (no orders, no seed: the results post has them).

@@ -52,9 +52,14 @@ def _gone(worker: Worker, me: Worker, stale_after: timedelta, now: datetime) -> 
 
 
 def register(s: Session, worker_id: str, now: datetime) -> Worker:
-    host, pid, _ = worker_id.rsplit(":", 2)
-    me = Worker(id=worker_id, host=host, pid=int(pid), started_at=now, seen_at=now)
-    s.merge(me)
+    """This worker's row, seen now; made at its first call (``started_at`` is
+    kept at the heartbeats after: they call this again to take over the dead)."""
+    me = s.get(Worker, worker_id)
+    if me is None:
+        host, pid, _ = worker_id.rsplit(":", 2)
+        me = Worker(id=worker_id, host=host, pid=int(pid), started_at=now, seen_at=now)
+    me.seen_at = now
+    s.add(me)
     return me
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -9,7 +10,7 @@ from fakes import FakeMailService, Queued
 from mail_samples import ORDERS, raw_mail
 
 from bot.config import MailConfig
-from bot.mail.adapter import MailAdapter, MailPolicy
+from bot.mail.adapter import MailAdapter, MailPolicy, content_id
 from bot.mail.imap import FetchedMail
 
 VASYA = "vasya@example.ru"
@@ -140,10 +141,17 @@ async def test_the_same_message_twice(service: FakeMailService) -> None:
     assert len(service.outbox) == 1
 
 
-async def test_message_without_message_id_uses_the_uid(service: FakeMailService) -> None:
+async def test_message_without_message_id_is_known_by_its_bytes(service: FakeMailService) -> None:
     raw = raw_mail(f"пароль: {PHRASE}\n{ORDERS}", message_id=None)
-    await adapter(service).handle(FetchedMail(uid=5, uidvalidity=77, raw=raw, size=len(raw)))
-    assert list(service.stored) == ["uid:77:5"]
+    mails = adapter(service)
+    assert (
+        await mails.handle(FetchedMail(uid=5, uidvalidity=77, raw=raw, size=len(raw)))
+    ).status == "ok"
+    # The same mail under another UID and UIDVALIDITY (a rebuilt mailbox): a duplicate.
+    again = FetchedMail(uid=1, uidvalidity=78, raw=raw, size=len(raw))
+    assert (await mails.handle(again)).status == "duplicate"
+    assert list(service.stored) == [content_id(raw)]
+    assert content_id(raw).startswith("sha256:")
 
 
 async def test_oversized_message_is_refused_unread(service: FakeMailService) -> None:
@@ -215,7 +223,7 @@ async def test_mail_without_from_is_stored_and_ignored(service: FakeMailService)
 async def test_garbage_bytes_are_stored(service: FakeMailService) -> None:
     raw = b"\x00\xff\xfe\r\n\r\n\x80"
     assert (await adapter(service).handle(FetchedMail(9, 1, raw, len(raw)))).status == "ignored"
-    assert service.stored["uid:1:9"].raw == raw
+    assert service.stored[content_id(raw)].raw == raw
 
 
 def test_policy_from_config() -> None:
@@ -226,6 +234,9 @@ def test_policy_from_config() -> None:
         True,
         "mx.example",
     )
+    assert policy.old_mail == timedelta(days=30)
+    assert MailPolicy.from_config(MailConfig(old_mail_days=0)).old_mail is None
+    assert MailPolicy.from_config(MailConfig(old_mail_days=2)).old_mail == timedelta(days=2)
 
 
 async def test_a_redelivered_failure_counts_once(service: FakeMailService) -> None:
@@ -234,3 +245,22 @@ async def test_a_redelivered_failure_counts_once(service: FakeMailService) -> No
     assert statuses == ["refused", "duplicate", "duplicate", "duplicate"]
     assert not mails.limiter.exceeded(VASYA, NOW)
     assert service.alerts == []
+
+
+async def test_old_mail_is_stored_and_not_answered(service: FakeMailService) -> None:
+    """Mail that reached the mailbox more than old_mail_days before it is read
+    (a mailbox's backlog on the judge's first start) is stored, nothing else."""
+    mails = adapter(service)
+    body = f"пароль: {PHRASE}\n{ORDERS}"
+    old = dataclasses.replace(mail(body, 1), arrived=NOW - timedelta(days=31))
+    assert (await mails.handle(old)).status == "ignored"
+    assert service.stored["<a1@example.ru>"].meta["ignore"].startswith("old mail: ")
+    assert PHRASE.encode() not in service.stored["<a1@example.ru>"].raw  # masked all the same
+    assert service.orders == {} and service.outbox == []
+    # A month less a day: read and answered as usual (a judge down for a while).
+    recent = dataclasses.replace(mail(body, 2), arrived=NOW - timedelta(days=29))
+    assert (await mails.handle(recent)).status == "ok"
+    assert len(service.outbox) == 1
+    # With old_mail_days = 0 nothing is too old.
+    ancient = dataclasses.replace(mail(body, 3), arrived=NOW - timedelta(days=3650))
+    assert (await adapter(service, old_mail=None).handle(ancient)).status == "ok"

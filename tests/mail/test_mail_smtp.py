@@ -168,3 +168,55 @@ async def test_untrusted_certificate_is_not_used(tls_server: tuple[CaptureSmtp, 
     result = await mail.deliver(_item())
     assert (result.ok, result.permanent) == (False, False)
     assert server.messages == []
+
+
+async def test_421_on_data_mid_session_is_retried_and_delivered_once(
+    channel: EmailChannel, smtp_server: CaptureSmtp
+) -> None:
+    assert (await channel.deliver(_item(1))).ok
+    # The server is shutting down: it answers the next DATA with 421 and hangs up.
+    smtp_server.refuse_next(1, "421 4.3.2 Service shutting down", hang_up=True)
+    result = await channel.deliver(_item(2))
+    assert (result.ok, result.permanent) == (False, False)
+    assert "421" in result.reason
+    assert (await channel.deliver(_item(2))).ok  # the outbox's next try: a new connection
+    assert [m.session for m in smtp_server.messages] == [1, 2]
+    assert smtp_server.attempts == 3
+
+
+@pytest.mark.parametrize(
+    "reply", ["421 4.7.0 Too many connections, closing", "451 4.7.1 Greylisted, try later"]
+)
+async def test_temporary_refusal_of_the_recipient_is_retried(
+    channel: EmailChannel, smtp_server: CaptureSmtp, reply: str
+) -> None:
+    smtp_server.refuse_recipient("vasya@example.ru", reply)
+    result = await channel.deliver(_item(1))
+    assert (result.ok, result.permanent) == (False, False)
+    assert reply[:3] in result.reason
+    smtp_server.refuse_recipient("vasya@example.ru", None)
+    assert (await channel.deliver(_item(1))).ok
+    assert len(smtp_server.messages) == 1
+
+
+async def test_550_for_one_recipient_of_several_spares_the_others(
+    channel: EmailChannel, smtp_server: CaptureSmtp
+) -> None:
+    smtp_server.refuse_recipient("petya@example.ru", "550 5.1.1 Mailbox unavailable")
+    destinations = ["vasya@example.ru", "petya@example.ru", "kolya@example.ru"]
+    results = [await channel.deliver(_item(n, d)) for n, d in enumerate(destinations)]
+    assert [(r.ok, r.permanent) for r in results] == [(True, False), (False, True), (True, False)]
+    assert "550" in results[1].reason
+    assert [m.rcpt_tos for m in smtp_server.messages] == [
+        ("vasya@example.ru",),
+        ("kolya@example.ru",),
+    ]
+
+
+async def test_550_on_data_is_permanent(channel: EmailChannel, smtp_server: CaptureSmtp) -> None:
+    smtp_server.refuse_next(1, "554 5.7.1 Message refused as spam")
+    result = await channel.deliver(_item(1))
+    assert (result.ok, result.permanent) == (False, True)
+    assert "554" in result.reason
+    assert (await channel.deliver(_item(2))).ok  # the connection is still good for the next
+    assert len(smtp_server.messages) == 1

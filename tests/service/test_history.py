@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from support.service_table import FIRST_DEADLINE, GM, Table, orders_text
 
 
@@ -55,3 +57,13 @@ async def test_a_member_reads_deadlines_in_his_own_zone(table: Table) -> None:
     assert "Europe/Kiev" in status.text
     await table.say(202, "/tz off")
     assert "поясу игры" in (await table.say(202, "/tz")).text
+
+
+async def test_the_reminder_is_written_in_the_readers_own_zone(table: Table) -> None:
+    assert (await table.say(301, "/tz Asia/Yekaterinburg")).status == "ok"
+    assert await table.service.send_reminders(FIRST_DEADLINE - timedelta(hours=1)) == 3
+    texts = {r.destination: r.text for r in table.outbox(kind="reminder")}
+    # 18:00 UTC: 23:00 in Yekaterinburg (UTC+5) for him, 21:00 in the game's Moscow for the others.
+    assert "23:00 (Asia/Yekaterinburg)" in texts["301"], texts["301"]
+    assert "Europe/Moscow" not in texts["301"]
+    assert "21:00 (Europe/Moscow)" in texts["201"]

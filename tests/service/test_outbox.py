@@ -15,7 +15,7 @@ from bot.service import DeliveryResult, OutboxItem, OutboxWorker, RenderReporter
 from bot.service.context import Tx
 from bot.service.notify import Destination
 from storage.db import Database
-from storage.models import OutboxRow, Team
+from storage.models import OutboxRow, Team, Worker
 
 
 class FakeChannel:
@@ -255,6 +255,18 @@ async def test_a_live_worker_elsewhere_keeps_its_claims_until_it_falls_silent(
     await table.clock.advance(timedelta(seconds=31))
     assert await worker.take_over() == 1  # silent for three heartbeats: gone
     assert _row(table, item_id).claimed_by is None
+
+
+async def test_a_heartbeat_keeps_when_the_worker_started(sqlite_db: Database) -> None:
+    table = make_table(sqlite_db)
+    worker = OutboxWorker(table.service, {"telegram": FakeChannel("telegram")}, table.clock)
+    await worker.take_over()
+    started = table.clock.now()
+    await table.clock.advance(timedelta(seconds=30))
+    await worker.take_over()  # every heartbeat looks for the dead again
+    (row,) = table.rows(Worker, Worker.id == worker.worker_id)
+    assert row.started_at.replace(tzinfo=None) == started.replace(tzinfo=None)
+    assert row.seen_at.replace(tzinfo=None) == table.clock.now().replace(tzinfo=None)
 
 
 async def test_a_clean_stop_hands_the_claims_back(sqlite_db: Database) -> None:

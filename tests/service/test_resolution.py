@@ -135,16 +135,35 @@ async def test_resolver_killed_before_commit_leaves_no_trace(
 
 
 async def test_catch_up_after_downtime_spanning_two_deadlines(table: Table) -> None:
+    # Down from before round 1's deadline until two hours after the next one.
     await table.clock.set(FIRST_DEADLINE + timedelta(days=1, hours=2))
     done = await table.service.resolve_due()
-    assert [r.round_number for r in done] == [1, 2]
-    r1, r2, r3 = table.rounds()
-    assert (r1.status, r2.status, r3.status) == ("resolved", "resolved", "open")
-    # One round per missed deadline, in order; the next one is in the future.
-    assert r2.deadline == FIRST_DEADLINE + timedelta(days=1)
-    assert r3.deadline == FIRST_DEADLINE + timedelta(days=2)
-    assert r1.resolved_at == r2.resolved_at == table.clock.now()
-    assert (await table.service.verify(table.game_id, 2)).ok
+    # The overdue round is played once; the next one is not played blank at
+    # once (nobody could order it without round 1's results): it gets a fresh
+    # deadline, the first scheduled time at least min_round_time from now.
+    assert [r.round_number for r in done] == [1]
+    r1, r2 = table.rounds()
+    assert (r1.status, r2.status) == ("resolved", "open")
+    assert r2.deadline == FIRST_DEADLINE + timedelta(days=2)
+    assert r1.resolved_at == table.clock.now()
+    assert await table.service.resolve_due() == []
+    assert (await table.service.verify(table.game_id, 1)).ok
+    opened = [r.text for r in table.outbox(kind="round_open") if "раунд 2" in r.text]
+    assert opened and all("21:00" in text for text in opened), opened
+
+
+async def test_a_round_resolved_on_time_keeps_the_schedule(table: Table) -> None:
+    await table.clock.set(FIRST_DEADLINE + timedelta(seconds=5))
+    assert [r.round_number for r in await table.service.resolve_due()] == [1]
+    assert table.rounds()[1].deadline == FIRST_DEADLINE + timedelta(days=1)
+
+
+async def test_back_before_the_next_deadline_the_schedule_is_kept(table: Table) -> None:
+    # Back 10 minutes before round 2's scheduled time: it is not yet past, so
+    # the schedule is kept (the game master can /extend it).
+    await table.clock.set(FIRST_DEADLINE + timedelta(days=1) - timedelta(minutes=10))
+    assert [r.round_number for r in await table.service.resolve_due()] == [1]
+    assert table.rounds()[1].deadline == FIRST_DEADLINE + timedelta(days=1)
 
 
 async def test_rollback_restores_the_position_and_draws_a_new_seed(table: Table) -> None:

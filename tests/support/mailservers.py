@@ -25,6 +25,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -154,13 +155,16 @@ service lmtp {{
             lines.append(f"{user.name}:{{PLAIN}}{user.password}:{NOBODY}:{NOBODY}::{user.home}::")
         (self.root / "users").write_text("\n".join(lines) + "\n")
         (self.root / "dovecot.conf").write_text(self._config())
+        self._launch()
+
+    def _launch(self) -> None:
         self._process = subprocess.Popen(
             ["dovecot", "-c", str(self.root / "dovecot.conf"), "-F"],
             start_new_session=True,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
         )
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self._process.poll() is not None:
                 raise RuntimeError(f"dovecot exited: {self.log()[-2000:]}")
@@ -169,7 +173,7 @@ service lmtp {{
             time.sleep(0.02)
         raise RuntimeError(f"dovecot did not start: {self.log()[-2000:]}")
 
-    def stop(self) -> None:
+    def _kill(self) -> None:
         process, self._process = self._process, None
         try:
             if process is not None and process.poll() is None:
@@ -182,6 +186,36 @@ service lmtp {{
         finally:
             if process is not None and process.stderr is not None:
                 process.stderr.close()
+
+    def halt(self) -> None:
+        """Stop the server (every connection dies with it), keeping the mail store."""
+        self._kill()
+        deadline = time.monotonic() + 30
+        while any(_listening(port) for port in (self.imap_port, self.lmtp_port)):
+            if time.monotonic() > deadline:
+                raise RuntimeError("dovecot still listens after its stop")
+            time.sleep(0.02)
+
+    def resume(self) -> None:
+        """Start again after :meth:`halt`: the same ports, the same mail store."""
+        self._launch()
+
+    def new_uidvalidity(self, user: MailUser) -> None:
+        """While halted: make the INBOX's UIDVALIDITY change, as when a mail store is
+        rebuilt or restored (the uid list and the index are thrown away, so Dovecot
+        numbers the messages afresh under a new UIDVALIDITY)."""
+        assert self._process is None, "halt() first"
+        for path in user.maildir.glob("dovecot*"):
+            if path.is_file():
+                path.unlink()
+        # Dovecot takes the clock's second as a new UIDVALIDITY; make it differ
+        # from the old one even within the same second.
+        time.sleep(1.1)
+
+    def stop(self) -> None:
+        try:
+            self._kill()
+        finally:
             shutil.rmtree(self.root, ignore_errors=True)
 
     def log(self) -> str:
@@ -213,6 +247,43 @@ service lmtp {{
             assert status == "OK", status
         finally:
             client.logout()
+
+    def append_many(self, user: MailUser, raws: Iterable[bytes], *, at: datetime) -> int:
+        """APPEND many messages to ``user``'s INBOX over one connection, each with
+        INTERNALDATE ``at`` (a backlog that reached the mailbox then); returns how many."""
+        stamp = imaplib.Time2Internaldate(at)
+        count = 0
+        client = imaplib.IMAP4("127.0.0.1", self.imap_port)
+        try:
+            client.login(user.name, user.password)
+            for raw in raws:
+                status, _ = client.append("INBOX", None, stamp, raw)
+                assert status == "OK", status
+                count += 1
+        finally:
+            client.logout()
+        return count
+
+    def fill_maildir(self, user: MailUser, raws: Iterable[bytes], *, at: datetime) -> int:
+        """Write messages straight into ``user``'s Maildir (``new/``), as a mailbox
+        that filled up before the judge ever looked at it; the file's time is the
+        INTERNALDATE Dovecot reports (``at``). Far faster than APPEND for thousands
+        (Dovecot syncs to disk on every APPEND); returns how many."""
+        folders = [user.maildir] + [user.maildir / sub for sub in ("cur", "new", "tmp")]
+        for folder in folders:
+            folder.mkdir(mode=0o700, exist_ok=True)
+            os.chown(folder, NOBODY, NOBODY)
+        stamp = at.timestamp()
+        count = 0
+        for raw in raws:
+            name = f"{int(stamp)}.M{count}P{os.getpid()}.backlog,S={len(raw)}"
+            tmp, new = user.maildir / "tmp" / name, user.maildir / "new" / name
+            tmp.write_bytes(raw)
+            os.chown(tmp, NOBODY, NOBODY)
+            os.utime(tmp, (stamp, stamp))
+            tmp.rename(new)
+            count += 1
+        return count
 
     def imap_config(
         self,
@@ -265,7 +336,10 @@ class Captured:
 
 @dataclass
 class _Handler:
-    refuse: int = 0  # refuse this many of the next messages with 451
+    refuse: int = 0  # refuse this many of the next messages with ``refusal``
+    refusal: str = "451 4.3.0 Temporary failure, try again later"
+    hang_up: bool = False  # close the connection after a refusal (as after a 421)
+    refused_rcpt: dict[str, str] = field(default_factory=dict)  # address -> reply
     attempts: int = 0
     messages: list[Captured] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -279,7 +353,11 @@ class _Handler:
             self.attempts += 1
             if self.refuse > 0:
                 self.refuse -= 1
-                return "451 4.3.0 Temporary failure, try again later"
+                if self.hang_up:
+                    # After the reply is written (it is, before the loop runs again):
+                    # a server that says 421 closes the connection.
+                    asyncio.get_running_loop().call_soon(server.transport.close)
+                return self.refusal
             data = envelope.original_content or envelope.content
             self.messages.append(
                 Captured(
@@ -297,6 +375,12 @@ class _Handler:
     ) -> str:
         if address.startswith("nobody@"):
             return "550 5.1.1 No such user"
+        with self.lock:
+            refused = self.refused_rcpt.get(address)
+        if refused is not None:
+            if refused.startswith("421"):
+                asyncio.get_running_loop().call_soon(server.transport.close)
+            return refused
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
@@ -305,7 +389,8 @@ class CaptureSmtp:
     """An SMTP server (aiosmtpd, its own thread) that records the mail it gets.
 
     ``nobody@…`` recipients are refused with 550; :meth:`refuse_next` makes it
-    answer the next messages with 451.
+    answer the next messages with 451 (or any reply, hanging up after it), and
+    :meth:`refuse_recipient` one address with any reply.
     """
 
     def __init__(
@@ -354,9 +439,27 @@ class CaptureSmtp:
             self._handler.messages.clear()
             self._handler.attempts = 0
 
-    def refuse_next(self, count: int) -> None:
+    def refuse_next(
+        self,
+        count: int,
+        reply: str = "451 4.3.0 Temporary failure, try again later",
+        *,
+        hang_up: bool = False,
+    ) -> None:
+        """Answer the DATA of the next ``count`` messages with ``reply`` (and close
+        the connection after it when ``hang_up``, as a server saying 421 does)."""
         with self._handler.lock:
-            self._handler.refuse = count
+            self._handler.refuse, self._handler.refusal = count, reply
+            self._handler.hang_up = hang_up
+
+    def refuse_recipient(self, address: str, reply: str | None) -> None:
+        """Answer RCPT TO ``address`` with ``reply`` (a 421 closes the connection);
+        None accepts it again."""
+        with self._handler.lock:
+            if reply is None:
+                self._handler.refused_rcpt.pop(address, None)
+            else:
+                self._handler.refused_rcpt[address] = reply
 
     @property
     def attempts(self) -> int:
@@ -390,6 +493,7 @@ class CuttingProxy:
         self.connections = 0
         self.cuts = 0
         self._cut_after: int | None = None
+        self._let_through = 0  # message bodies to pass before the cut
         self._server: asyncio.Server | None = None
         self._writers: set[asyncio.StreamWriter] = set()
 
@@ -412,9 +516,11 @@ class CuttingProxy:
         self.cuts += len(writers) // 2
         return len(writers) // 2
 
-    def cut_next_fetch(self, after_bytes: int) -> None:
-        """Cut the connection ``after_bytes`` into the next message body sent."""
+    def cut_next_fetch(self, after_bytes: int, *, bodies_first: int = 0) -> None:
+        """Cut the connection ``after_bytes`` into the next message body sent, or,
+        with ``bodies_first``, into the body after that many more (mid-batch)."""
         self._cut_after = after_bytes
+        self._let_through = bodies_first
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.connections += 1
@@ -436,6 +542,9 @@ class CuttingProxy:
     ) -> None:
         while data := await reader.read(65536):
             start = data.find(b"BODY[] {") if cut and self._cut_after is not None else -1
+            while start >= 0 and self._let_through > 0:
+                self._let_through -= 1
+                start = data.find(b"BODY[] {", start + 1)
             if start >= 0:
                 assert self._cut_after is not None
                 writer.write(data[: start + self._cut_after])
