@@ -17,6 +17,8 @@ from engine.setup import new_match
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 BOOKS = ("rules-ru.md", "rules-en.md")
+# The second edition's books (their examples: tests/test_player_rules_001.py).
+ALL_BOOKS = (*BOOKS, "rules-001-ru.md", "rules-001-en.md")
 
 
 def _anchor(heading: str) -> str:
@@ -33,7 +35,7 @@ def _anchors(path: Path) -> set[str]:
     }
 
 
-@pytest.mark.parametrize("name", BOOKS)
+@pytest.mark.parametrize("name", ALL_BOOKS)
 def test_links_and_pictures_of_the_rule_book_exist(name: str) -> None:
     text = (DOCS / name).read_text(encoding="utf-8")
     links = re.findall(r"\]\(([^)\s]+)\)", text)
@@ -67,7 +69,7 @@ def test_the_order_examples_of_the_rule_book_read(name: str) -> None:
             assert any(not r.errors for r in results), (line, [r.errors for r in results])
 
 
-@pytest.mark.parametrize("name", BOOKS)
+@pytest.mark.parametrize("name", ALL_BOOKS)
 def test_the_package_ships_the_rule_book_unchanged(name: str) -> None:
     shipped = ROOT / "bot" / "rulebook" / name
     assert shipped.read_bytes() == (DOCS / name).read_bytes(), (

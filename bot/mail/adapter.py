@@ -15,7 +15,7 @@ Decided here, before the service sees the message (``Inbound.meta``):
 * mail that reached the mailbox more than ``mail.old_mail_days`` before it is
   read (a mailbox's old mail when the judge first reads it) gets ``ignore``:
   stored, never answered, nothing in it done — thousands of stale mails must
-  not each get an answer;
+  not each get an answer; the game masters are told once (per process);
 * a message over ``mail.max_message_bytes`` gets ``refuse = "too_large"``
   (stored — only its header when the IMAP loop fetched no more — and answered
   with the limit);
@@ -118,6 +118,7 @@ class MailAdapter:
         self.policy = policy or MailPolicy()
         self._now = now
         self.limiter = FailureLimiter(self.policy.max_failures, self.policy.failure_window)
+        self._told_old = False  # the game masters heard of old mail (once a process)
 
     async def handle(self, mail: FetchedMail) -> Reply:
         """Sink of the IMAP loop: one fetched message."""
@@ -173,6 +174,8 @@ class MailAdapter:
         )  # fmt: skip
         if reply.status == "duplicate":
             return reply
+        if meta.get("ignore", "").startswith("old mail") and not self._told_old:
+            await self._tell_old(counts_from)
         too_large = meta.get("refuse") == "too_large"
         if sender and not verdict.authenticated and "ignore" not in meta and not too_large:
             # A mail refused for its size was never read for its pass phrase: it is
@@ -258,6 +261,17 @@ class MailAdapter:
         else:
             how = "no_passphrase"
         return _Verdict(member, False, how)
+
+    async def _tell_old(self, arrived: datetime) -> None:
+        """The first old mail this process stores: the game masters are told once
+        that mail this old is kept unanswered, and how to have it answered."""
+        assert self.policy.old_mail is not None
+        await self._service.alert_game_masters(
+            "gm_alert_old_mail",
+            days=self.policy.old_mail.days,
+            arrived=arrived.strftime("%Y-%m-%d %H:%M UTC"),
+        )
+        self._told_old = True
 
     async def _count_failure(self, sender: str, now: datetime, verdict: _Verdict) -> None:
         """One more failure of ``sender``; reaching the limit on a member's address

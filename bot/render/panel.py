@@ -7,7 +7,8 @@ from PIL import ImageDraw
 
 from bot.i18n import t
 from engine.geometry import SIDES, Side
-from engine.state import MatchState
+from engine.ruleset import RulesetError, load_ruleset
+from engine.state import DragonState, MatchState
 
 from .layout import Layout
 from .names import ball_name, effect_short, side_letter
@@ -64,11 +65,12 @@ def panel_lines(state: MatchState, lang: str, gm_view: bool) -> tuple[list[Line]
         status = [effect_short(e, lang) for e in ("daze", "sneeze") if e in d.effects]
         if d.paralysed:
             status.append(effect_short("paralyse", lang))
-        fire = (
-            t("panel.no_fire", lang)
-            if d.extinguished
-            else t("panel.fire", lang, short=d.short_left, volleys=d.volleys_left)
-        )
+        if d.extinguished:
+            fire = t("panel.no_fire", lang)
+        elif _paced_fire(state):
+            fire = _fire_001(state, d, lang)
+        else:
+            fire = t("panel.fire", lang, short=d.short_left, volleys=d.volleys_left)
         first.append(("; ".join([fire, *status]), INK, False))
         if d.pending_effects:
             effects = ", ".join(effect_short(e, lang) for e in d.pending_effects)
@@ -122,6 +124,38 @@ def panel_lines(state: MatchState, lang: str, gm_view: bool) -> tuple[list[Line]
     if not swallowed:
         second.append((t("panel.none", lang), MUTED, False))
     return first, second
+
+
+def _paced_fire(state: MatchState) -> bool:
+    """The second edition counts no flames: a jet every few ticks, a wall once
+    in two rounds, and a deep breath after it ([variant] jet_every_ticks)."""
+    try:
+        extra = load_ruleset(state.ruleset).extra
+    except RulesetError:
+        return False
+    return isinstance(extra, dict) and "jet_every_ticks" in extra
+
+
+def _fire_001(state: MatchState, d: DragonState, lang: str) -> str:
+    """When the dragon may next breathe a jet and a wall, as the engine
+    decides it (engine/resolution/square.py, the marks jet_ready, wall_round,
+    breath_round): «струя готова; вал — с раунда 5»."""
+    per_round = load_ruleset(state.ruleset).ticks_per_round
+    upcoming = (state.round - 1) * per_round + state.tick + 1  # the next tick to play
+    breath = d.mark("breath_round") or 0
+    jet = max(d.mark("jet_ready") or 0, breath * per_round + 1)
+    if jet <= upcoming:
+        jet_text = t("panel.jet_ready", lang)
+    else:
+        jet_text = t(
+            "panel.jet_at", lang, round=(jet - 1) // per_round + 1, tick=(jet - 1) % per_round + 1
+        )
+    wall = max((d.mark("wall_round") or -10) + 2, breath + 1)
+    if wall <= (upcoming - 1) // per_round + 1:
+        wall_text = t("panel.wall_ready", lang)
+    else:
+        wall_text = t("panel.wall_at", lang, round=wall)
+    return t("panel.fire_001", lang, jet=jet_text, wall=wall_text)
 
 
 def draw_panel(

@@ -221,7 +221,7 @@ def _rules(r: Request) -> Outcome:
         {
             name: partial(_rules_param, rules, game.deadlines, game.timezone, url, name)
             for name in ("edition", "ticks", "rounds", "players", "deadlines", "timezone")
-            + ("spells", "where")
+            + ("play", "spells", "where")
         },
         game_id=game_id,
         # Without a published rule book, the book itself and the field's picture.

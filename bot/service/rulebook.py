@@ -3,8 +3,9 @@ them in full — a link when the deployment publishes the docs
 (``game.rules_url``), otherwise the players' rule book itself, sent as a file
 with the picture of the field.
 
-The rule books are package data (``bot/rulebook/rules-<lang>.md``), copies
-of ``docs/rules-<lang>.md`` that a test keeps identical.
+The rule books are package data (``bot/rulebook/rules-<lang>.md``, the second
+edition's ``rules-001-<lang>.md``), copies of the books in ``docs/`` that a
+test keeps identical.
 """
 
 from __future__ import annotations
@@ -15,11 +16,20 @@ from importlib import resources
 from bot.render.names import edition_name
 from engine.ruleset import Ruleset
 
-from .i18n import format_clock, lang_or_default, t, tn
+from .i18n import N_, format_clock, lang_or_default, t, tn
 
 __all__ = ["RULES_PICTURES", "edition", "rulebook_files", "rules_params"]
 
 RULES_PICTURES = "rules/"  # an outbox item's pictures: "rules/<ruleset>/<lang>"
+
+# The players' rule book of each edition: (its file's stem, the attachment's
+# name); a ruleset not listed is sent the classic book.
+_BOOKS = {
+    "classic": ("rules", N_("rules_file_book")),
+    "variant-001": ("rules-001", N_("rules_file_book_001")),
+}
+# The few lines of the ``rules`` text that tell how the edition is played.
+_PLAY = {"classic": N_("rules_play"), "variant-001": N_("rules_play_001")}
 
 
 def edition(ruleset: Ruleset, lang: str) -> str:
@@ -50,6 +60,7 @@ def rules_params(
     )
     return {
         "edition": edition(ruleset, lang),
+        "play": t(_PLAY.get(ruleset.name, _PLAY["classic"]), lang),
         "ticks": tn("rules_ticks", ruleset.ticks_per_round, lang),
         "rounds": tn("rules_rounds", ruleset.max_rounds, lang),
         "players": tn("rules_players", ruleset.players_per_team, lang),
@@ -65,13 +76,15 @@ def _spell(ru: str, en: str, lang: str) -> str:
 
 
 def rulebook_files(ruleset: Ruleset, lang: str) -> Sequence[tuple[str, str, bytes]]:
-    """The players' rule book and the picture of the field, as attachments."""
+    """The edition's players' rule book and the picture of its field, as
+    attachments."""
     from bot.render.diagram import png_bytes, render_field
 
     lang = lang_or_default(lang)
-    book = resources.files("bot").joinpath("rulebook", f"rules-{lang}.md").read_bytes()
+    stem, title = _BOOKS.get(ruleset.name, _BOOKS["classic"])
+    book = resources.files("bot").joinpath("rulebook", f"{stem}-{lang}.md").read_bytes()
     field = png_bytes(render_field(ruleset, lang=lang))
     return [
-        (t("rules_file_book", lang), "text/markdown; charset=utf-8", book),
+        (t(title, lang), "text/markdown; charset=utf-8", book),
         (t("rules_file_field", lang), "image/png", field),
     ]

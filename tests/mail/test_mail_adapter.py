@@ -256,11 +256,18 @@ async def test_old_mail_is_stored_and_not_answered(service: FakeMailService) -> 
     assert (await mails.handle(old)).status == "ignored"
     assert service.stored["<a1@example.ru>"].meta["ignore"].startswith("old mail: ")
     assert PHRASE.encode() not in service.stored["<a1@example.ru>"].raw  # masked all the same
-    assert service.orders == {} and service.outbox == []
+    assert service.orders == {}
+    # The game masters are told once, however many old mails follow.
+    older = dataclasses.replace(mail(body, 4), arrived=NOW - timedelta(days=400))
+    assert (await mails.handle(older)).status == "ignored"
+    assert [(key, params["days"]) for key, _game, params in service.alerts] == [
+        ("gm_alert_old_mail", 30)
+    ]
+    assert [q.destination for q in service.outbox] == ["gm@example.org"]  # none to Vasya
     # A month less a day: read and answered as usual (a judge down for a while).
     recent = dataclasses.replace(mail(body, 2), arrived=NOW - timedelta(days=29))
     assert (await mails.handle(recent)).status == "ok"
-    assert len(service.outbox) == 1
+    assert [q.destination for q in service.outbox] == ["gm@example.org", VASYA]
     # With old_mail_days = 0 nothing is too old.
     ancient = dataclasses.replace(mail(body, 3), arrived=NOW - timedelta(days=3650))
     assert (await adapter(service, old_mail=None).handle(ancient)).status == "ok"

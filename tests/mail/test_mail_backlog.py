@@ -45,3 +45,6 @@ async def test_old_mail_on_first_start_is_stored_not_answered(
     answers = run.answers()
     assert sorted(a.reply_ref or "" for a in answers) == ["<p400>", "<p401>"]
     assert (run.inbound.errors, run.inbound.connections, run.inbound.given_up) == (0, 1, 0)
+    # The game masters heard of it once (by Telegram and by mail), not 400 times.
+    alerts = [a for a in run.table.outbox(kind="gm_alert") if "old_mail_days" in a.text]
+    assert sorted(a.channel for a in alerts) == ["email", "telegram"]

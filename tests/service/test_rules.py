@@ -55,6 +55,39 @@ async def test_rules_name_the_edition_and_send_the_rule_book(sqlite_db: Database
         assert Image.open(io.BytesIO(field.data)).size[0] > 1000
 
 
+async def test_a_game_of_the_second_edition_sends_its_own_rule_book(
+    sqlite_db: Database,
+) -> None:
+    table = make_table(sqlite_db)
+    await set_up_game(table, ruleset="variant-001")
+    inbox = Inbox()
+    worker = OutboxWorker(table.service, {"telegram": inbox}, table.clock)
+    await worker.drain("telegram")
+    ru = await table.say(201, "/rules")
+    await table.say(301, "/lang en")
+    en = await table.say(301, "/rules")
+    await worker.drain("telegram")
+    assert ru.status == en.status == "ok"
+    assert "второе издание правил (001), на квадратном поле (variant-001, версия 1)" in ru.text
+    assert "Поле квадратное, 13 × 17 клеток." in ru.text
+    assert "The field is square, 13 × 17 cells." in en.text
+    for reply in (ru, en):  # not the classic book's mouth
+        assert "Пасть открыта" not in reply.text and "mouth is open" not in reply.text
+    by_id = {i.id: i for i in inbox.items}
+    for reply, lang in ((ru, "ru"), (en, "en")):
+        book, field = by_id[reply.outbox_ids[0]].attachments
+        assert book.data == (DOCS / f"rules-001-{lang}.md").read_bytes()
+        assert (
+            book.filename
+            == {
+                "ru": "Драконбол — правила второго издания.md",
+                "en": "Dragonball — rules of the second edition.md",
+            }[lang]
+        )
+        assert field.content_type == "image/png"
+        assert Image.open(io.BytesIO(field.data)).size[0] > 1000
+
+
 async def test_a_configured_address_is_given_instead(sqlite_db: Database) -> None:
     table = make_table(sqlite_db, rules_url="https://example.org/dragonball/rules-{lang}.md")
     await set_up_game(table)

@@ -131,10 +131,12 @@ def orders_text(
     return "\n".join(lines)
 
 
-async def set_up_game(table: Table) -> None:
+async def set_up_game(table: Table, *, ruleset: str | None = None) -> None:
     """A game with two teams: captains 201 (left) and 301 (right), player 202
-    (left, controls number 2), started at START; its first deadline is FIRST_DEADLINE."""
-    reply = await table.say(GM, "/newgame Кубок весны")
+    (left, controls number 2), started at START; its first deadline is FIRST_DEADLINE.
+    ``ruleset``: played by that ruleset (default: classic)."""
+    option = f" ruleset={ruleset}" if ruleset else ""
+    reply = await table.say(GM, f"/newgame Кубок весны{option}")
     assert reply.status == "ok", reply.text
     assert reply.game_id is not None
     table.game_id = reply.game_id
