@@ -106,6 +106,17 @@ class StoryBase:
         left, right = _score_pair(value, self.names)
         return score_text(self.names, left, right, self.lang)
 
+    def actor(self, e: Event) -> Actor:
+        """The player an event is about."""
+        return str(e.data.get("side")), as_int(e.data.get("number"))
+
+    def roll(self, e: Event, yes: str, no: str, *, action: bool = False, **values: Any) -> None:
+        """A player's roll told by its outcome: ``yes`` or ``no`` with his name
+        and the chance."""
+        actor = self.actor(e)
+        text = self.t(yes if e.ok else no, name=self.name(*actor), p=self.chance(e), **values)
+        self.add(text, actor, action=action)
+
     def add(self, text: str, *actors: Actor, flights: bool = False, action: bool = False) -> None:
         self.lines.append(Line(text, frozenset(actors), flights, action))
 

@@ -28,11 +28,11 @@ class ContactStory(StoryBase):
         )
 
     def on_collision_pick(self, i: int, e: Event) -> None:
-        actor = (str(e.data.get("side")), as_int(e.data.get("number")))
+        actor = self.actor(e)
         self.add(self.t("report.collision_pick", p=self.chance(e), name=self.name(*actor)), actor)
 
     def on_collision_second(self, i: int, e: Event) -> None:
-        actor = (str(e.data.get("side")), as_int(e.data.get("number")))
+        actor = self.actor(e)
         if e.ok:
             self.add(
                 self.t("report.collision_second_yes", name=self.name(*actor), p=self.chance(e)),
@@ -50,7 +50,7 @@ class ContactStory(StoryBase):
         self.add(text + lost + ".", actor, action=bool(lost))
 
     def on_held_on(self, i: int, e: Event) -> None:
-        actor = (str(e.data.get("side")), as_int(e.data.get("number")))
+        actor = self.actor(e)
         lost = self._held_actions(i, actor)
         self.add(
             self.t("report.held_on", name=self.name(*actor)) + lost + ".", actor, action=bool(lost)
@@ -81,40 +81,28 @@ class ContactStory(StoryBase):
         return (e.data.get("side"), as_int(e.data.get("number"))) == actor
 
     def on_dragon_knock_roll(self, i: int, e: Event) -> None:
-        d = e.data
-        actor = (str(d.get("side")), as_int(d.get("number")))
-        outcome = self.t("report.knock_yes") if e.ok else self.t("report.knock_no")
-        self.add(
-            self.t(
-                "report.knock",
-                name=self.name(*actor),
-                part=self.where(d.get("part")) or d.get("part"),
-                dragon=self.dragon(d.get("dragon")),
-                p=self.chance(e),
-                outcome=outcome,
-            ),
-            actor,
-        )
+        part = self.where(e.data.get("part")) or e.data.get("part")
+        yes, no = N_("report.knock_yes"), N_("report.knock_no")
+        self._dragon_roll(e, N_("report.knock"), yes, no, part=part)
 
     def on_swallow_roll(self, i: int, e: Event) -> None:
-        d = e.data
-        actor = (str(d.get("side")), as_int(d.get("number")))
-        outcome = self.t("report.swallow_yes") if e.ok else self.t("report.swallow_no")
-        self.add(
-            self.t(
-                "report.swallow_roll",
-                name=self.name(*actor),
-                where=self.where(d.get("where")) or "—",
-                dragon=self.dragon(d.get("dragon")),
-                p=self.chance(e),
-                outcome=outcome,
-            ),
-            actor,
+        where = self.where(e.data.get("where")) or "—"
+        yes, no = N_("report.swallow_yes"), N_("report.swallow_no")
+        self._dragon_roll(e, N_("report.swallow_roll"), yes, no, where=where)
+
+    def _dragon_roll(self, e: Event, key: str, yes: str, no: str, **values: Any) -> None:
+        """A dragon's roll against a player (a knock, a swallow) and its outcome."""
+        actor = self.actor(e)
+        outcome = self.t(yes if e.ok else no)
+        dragon = self.dragon(e.data.get("dragon"))
+        text = self.t(
+            key, name=self.name(*actor), dragon=dragon, p=self.chance(e), outcome=outcome, **values
         )
+        self.add(text, actor)
 
     def on_player_swallowed(self, i: int, e: Event) -> None:
         d = e.data
-        actor = (str(d.get("side")), as_int(d.get("number")))
+        actor = self.actor(e)
         balls = [self.ball(b) for b in as_list(d.get("balls"))]
         key = N_("report.player_swallowed_balls") if balls else N_("report.player_swallowed")
         self.add(
@@ -129,10 +117,13 @@ class ContactStory(StoryBase):
 
     def on_fall(self, i: int, e: Event) -> None:
         d = e.data
-        actor = (str(d.get("side")), as_int(d.get("number")))
+        actor = self.actor(e)
+        key = N_("report.fall")  # classic: the hospital wing; 001: the next round or out
+        if "safety" in d:
+            key = N_("report.fall_saved") if d.get("safety") else N_("report.fall_out")
         self.add(
             self.t(
-                "report.fall",
+                key,
                 name=self.name(*actor),
                 height=d.get("height"),
                 cell=d.get("cell"),
@@ -145,7 +136,7 @@ class ContactStory(StoryBase):
     # Steps 4–6: passes caught, steals, catches
     def on_catch_roll(self, i: int, e: Event) -> None:
         d = e.data
-        actor = (str(d.get("side")), as_int(d.get("number")))
+        actor = self.actor(e)
         ball = d.get("ball")
         values = dict(
             name=self.name(*actor),
@@ -175,7 +166,7 @@ class ContactStory(StoryBase):
 
     def on_catch_pick(self, i: int, e: Event) -> None:
         d = e.data
-        actor = (str(d.get("side")), as_int(d.get("number")))
+        actor = self.actor(e)
         names = ", ".join(self.name(*c) for c in as_people(d.get("candidates")))
         self.add(
             self.t("report.catch_pick", names=names, p=self.chance(e), name=self.name(*actor)),
@@ -183,7 +174,7 @@ class ContactStory(StoryBase):
         )
 
     def on_catch(self, i: int, e: Event) -> None:
-        actor = (str(e.data.get("side")), as_int(e.data.get("number")))
+        actor = self.actor(e)
         self.add(
             self.t("report.catch", name=self.name(*actor), ball=self.ball(e.data.get("ball"))),
             actor,
@@ -192,7 +183,7 @@ class ContactStory(StoryBase):
 
     def on_disenchant(self, i: int, e: Event) -> None:
         d = e.data
-        actor = (str(d.get("side")), as_int(d.get("number")))
+        actor = self.actor(e)
         self.add(
             self.t(
                 "report.disenchant",
@@ -207,7 +198,7 @@ class ContactStory(StoryBase):
 
     def on_bludger(self, i: int, e: Event) -> None:
         d = e.data
-        actor = (str(d.get("side")), as_int(d.get("number")))
+        actor = self.actor(e)
         self.add(
             self.t(
                 "report.bludger",
@@ -296,7 +287,7 @@ class ContactStory(StoryBase):
 
     def on_action_lost(self, i: int, e: Event) -> None:
         d = e.data
-        actor = (str(d.get("side")), as_int(d.get("number")))
+        actor = self.actor(e)
         if d.get("reason") in ("fell", "swallowed"):
             return  # the fall or the swallowing is already told
         code = str(d.get("action"))
@@ -328,7 +319,7 @@ class ContactStory(StoryBase):
         d = e.data
         if not d.get("ball"):
             return
-        actor = (str(d.get("side")), as_int(d.get("number")))
+        actor = self.actor(e)
         self.add(
             self.t(
                 "report.catch_nothing",

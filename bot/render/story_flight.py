@@ -157,7 +157,7 @@ class FlightStory(StoryBase):
 
     def _launch(self, e: Event) -> None:
         d = e.data
-        actor = (str(d.get("side")), as_int(d.get("number")))
+        actor = self.actor(e)
         text = self.t(
             "report.launch", name=self.name(*actor), cell=d.get("cell"), height=d.get("height")
         )
@@ -166,7 +166,7 @@ class FlightStory(StoryBase):
         self.add(text, actor, action=True)
 
     def _no_order(self, e: Event) -> None:
-        actor = (str(e.data.get("side")), as_int(e.data.get("number")))
+        actor = self.actor(e)
         reason = self.where(e.data.get("reason"))
         if reason:  # an order that could not be flown, not a missing one
             self.add(self.t("report.bad_order", name=self.name(*actor), reason=reason), actor)
@@ -176,7 +176,7 @@ class FlightStory(StoryBase):
     def _dropped(self, i: int, e: Event) -> None:
         """A dropped ball, with the course it was given (one sentence)."""
         d = e.data
-        actor = (str(d.get("side")), as_int(d.get("number")))
+        actor = self.actor(e)
         text = self.t(
             "report.dropped",
             name=self.name(*actor),
@@ -394,7 +394,7 @@ class FlightStory(StoryBase):
 
     def on_pass(self, i: int, e: Event) -> None:
         d = e.data
-        actor = (str(d.get("side")), as_int(d.get("number")))
+        actor = self.actor(e)
         text = self.t(
             "report.pass",
             name=self.name(*actor),
@@ -413,7 +413,7 @@ class FlightStory(StoryBase):
 
     def on_pass_lands(self, i: int, e: Event) -> None:
         d = e.data
-        actor = (str(d.get("side")), as_int(d.get("number")))
+        actor = self.actor(e)
         text = self.t(
             "report.pass_lands",
             name=self.name(*actor),

@@ -1,7 +1,8 @@
 """The second edition's events told (seed 001, ruleset ``variant-001``):
 strikes, players thrown aside, the dragons' fight, shots at the head, the
-race of a spell and a steal, the green ball's sneeze, and a fall that ends
-in the next round or out of the game."""
+race of a spell and a steal, the green ball's sneeze.  Its falls (to the
+next round or out of the game) are told with the classic ones
+(:mod:`bot.render.story_contact`)."""
 
 from __future__ import annotations
 
@@ -10,31 +11,12 @@ from engine.events import Event
 
 from .names import direction_name
 from .story_base import StoryBase
-from .values import as_int, as_list
+from .values import as_list
+
+__all__ = ["SquareStory"]
 
 
 class SquareStory(StoryBase):
-    def on_fall(self, i: int, e: Event) -> None:
-        d = e.data
-        if "safety" not in d:  # a classic fall: the hospital wing
-            super_fall = getattr(super(), "on_fall", None)
-            if super_fall is not None:
-                super_fall(i, e)
-            return
-        actor = (str(d.get("side")), as_int(d.get("number")))
-        key = N_("report.fall_saved") if d.get("safety") else N_("report.fall_out")
-        self.add(
-            self.t(
-                key,
-                name=self.name(*actor),
-                height=d.get("height"),
-                cell=d.get("cell"),
-                cause=self.where(d.get("cause")) or "—",
-                round=d.get("return_round"),
-            ),
-            actor,
-        )
-
     def on_strike(self, i: int, e: Event) -> None:
         d = e.data
         key = N_("report.strike_tail") if d.get("strike") == "tail" else N_("report.strike_wings")
@@ -42,7 +24,7 @@ class SquareStory(StoryBase):
 
     def on_thrown(self, i: int, e: Event) -> None:
         d = e.data
-        actor = (str(d.get("side")), as_int(d.get("number")))
+        actor = self.actor(e)
         cell = d.get("cell")
         key = N_("report.thrown") if cell is not None else N_("report.thrown_dome")
         self.add(
@@ -76,42 +58,14 @@ class SquareStory(StoryBase):
 
     def on_shot(self, i: int, e: Event) -> None:
         d = e.data
-        actor = (str(d.get("side")), as_int(d.get("number")))
-        self.add(
-            self.t(
-                N_("report.shot_in") if e.ok else N_("report.shot_missed"),
-                name=self.name(*actor),
-                ball=self.ball(d.get("ball")),
-                dragon=self.dragon(d.get("dragon")),
-                p=self.chance(e),
-            ),
-            actor,
-            action=True,
-        )
+        yes, no = N_("report.shot_in"), N_("report.shot_missed")
+        dragon = self.dragon(d.get("dragon"))
+        self.roll(e, yes, no, action=True, ball=self.ball(d.get("ball")), dragon=dragon)
 
     def on_race(self, i: int, e: Event) -> None:
-        d = e.data
-        actor = (str(d.get("side")), as_int(d.get("number")))
-        self.add(
-            self.t(
-                N_("report.race_steal_first") if e.ok else N_("report.race_spell_first"),
-                name=self.name(*actor),
-                ball=self.ball(d.get("ball")),
-                p=self.chance(e),
-            ),
-            actor,
-            action=True,
-        )
+        yes, no = N_("report.race_steal_first"), N_("report.race_spell_first")
+        self.roll(e, yes, no, action=True, ball=self.ball(e.data.get("ball")))
 
     def on_spit_roll(self, i: int, e: Event) -> None:
-        d = e.data
-        actor = (str(d.get("side")), as_int(d.get("number")))
-        self.add(
-            self.t(
-                N_("report.spit_back") if e.ok else N_("report.spit_out"),
-                name=self.name(*actor),
-                dragon=self.dragon(d.get("dragon")),
-                p=self.chance(e),
-            ),
-            actor,
-        )
+        yes, no = N_("report.spit_back"), N_("report.spit_out")
+        self.roll(e, yes, no, dragon=self.dragon(e.data.get("dragon")))

@@ -18,6 +18,7 @@ __all__ = [
     "catch_free_balls",
     "catch_passes",
     "catch_reach",
+    "catch_roll",
     "collisions",
     "hold_on",
     "steals",
@@ -112,6 +113,14 @@ def catch_reach(rules: Ruleset, p: WPlayer, b: WBall) -> tuple[float, str, bool]
     if DIST[p.cell][b.cell] == 1 and abs(p.height - b.height) <= c.adjacent_max_height_diff:
         return (c.second_adjacent if second else c.first_adjacent), "adjacent", second
     return None
+
+
+def catch_roll(
+    t: Tick, step: int, p: WPlayer, b: WBall, prob: float, where: str, second: bool
+) -> bool:
+    """Any edition: ``p``'s roll to catch ``b`` with his chance ``prob``."""
+    data = {"side": p.side, "number": p.number, "ball": b.name, "where": where, "second": second}
+    return t.chance(step, Kind.CATCH_ROLL, data, prob)
 
 
 def _catchers(t: Tick) -> list[WPlayer]:
@@ -235,15 +244,7 @@ def _claim(t: Tick, step: int, b: WBall, claimants: list[WPlayer], *, from_pass:
         r = catch_reach(rules, p, b)
         if r is None:
             continue
-        prob, where, second = r
-        data = {
-            "side": p.side,
-            "number": p.number,
-            "ball": b.name,
-            "where": where,
-            "second": second,
-        }
-        if t.chance(step, Kind.CATCH_ROLL, data, prob):
+        if catch_roll(t, step, p, b, *r):
             made.append(p)
     if not made:
         return

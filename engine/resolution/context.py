@@ -168,9 +168,7 @@ class Tick:
                 roll = (i + 0.5) / len(options)
         return roll, options[i]
 
-    def random_direction(
-        self, step: int, ball: WBall, choices: tuple[Direction, ...] | list[Direction]
-    ) -> Direction:
+    def random_direction(self, step: int, ball: WBall, choices: Sequence[Direction]) -> Direction:
         """A fair pick of a new course for ``ball``, recorded as ball_direction."""
         roll, d = self.pick(
             step,
@@ -188,10 +186,18 @@ class Tick:
         )
         return d
 
-    def release(self, step: int, ball: WBall, player: WPlayer, reason: str) -> None:
+    def release(
+        self,
+        step: int,
+        ball: WBall,
+        player: WPlayer,
+        reason: str,
+        directions: Callable[[int], Sequence[Direction]] = on_field_directions,
+    ) -> None:
         """``player`` lets go of ``ball`` where he is: it goes into free flight
-        with a random course, uncatchable this tick, and may be swallowed at
-        step 7 (§4, §9.6, §9.7)."""
+        with a random course (one of ``directions`` of the cell: the field's
+        own), uncatchable this tick, and may be swallowed at step 7 (§4, §9.6,
+        §9.7)."""
         player.balls.remove(ball)
         ball.holder = None
         ball.status = "free"
@@ -214,7 +220,7 @@ class Tick:
             },
         )
         assert ball.cell is not None
-        ball.direction = self.random_direction(step, ball, on_field_directions(ball.cell))
+        ball.direction = self.random_direction(step, ball, directions(ball.cell))
 
     def fall(self, step: int, player: WPlayer, cause: str) -> None:
         """§4: the player falls; he spends h × rounds_per_height rounds in the

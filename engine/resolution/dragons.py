@@ -3,6 +3,8 @@ and 7), meeting players (step 3), goals and the balls' magic (§6, §7)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..events import Kind
 from ..problems import Code
 from ..ruleset import EFFECTS
@@ -17,9 +19,11 @@ __all__ = [
     "danger_check",
     "dragons_fly",
     "dragons_meet_players",
+    "score_goal",
     "swallow_ball",
     "swallow_freed_balls",
     "swallow_landed_passes",
+    "swallow_player",
 ]
 
 
@@ -161,6 +165,25 @@ def _fire(t: Tick, d: WDragon, ordered: str | None) -> None:
 def swallow_ball(t: Tick, step: int, d: WDragon, b: WBall) -> None:
     """A goal: the ball scores for the team that does not own ``d`` (§1) and
     its magic takes hold next tick; pepper spits the swallowed players at once."""
+    score = score_goal(t, step, d, b)
+    effect = t.rules.balls[b.name].effect
+    if d.pending and d.pending_step == step and t.rules.dragon.simultaneous_swallows == "together":
+        # §1: a ball swallowed at the same moment is not "the next ball": the
+        # balls of one moment take effect together, whatever their order.
+        group = (*effect_names(d.pending[-1]), effect)
+        d.pending[-1] = "+".join(sorted(group, key=EFFECTS.index))
+    else:
+        d.pending.append(effect)
+    d.pending_step = step
+    t.emit(step, Kind.EFFECT_PENDING, {"dragon": d.side, "effect": effect})
+    if effect == "pepper":
+        _spit(t, step, d)
+    t.emit(step, Kind.SCORE, dict(score))
+
+
+def score_goal(t: Tick, step: int, d: WDragon, b: WBall) -> dict[str, int]:
+    """Any edition's goal: ``d`` swallows ``b``, which scores for the other
+    team; returns the new score (the edition applies the ball's magic)."""
     holder = b.holder
     if holder is not None:
         holder.balls.remove(b)
@@ -192,19 +215,32 @@ def swallow_ball(t: Tick, step: int, d: WDragon, b: WBall) -> None:
             "score": score,
         },
     )
-    effect = t.rules.balls[b.name].effect
-    if d.pending and d.pending_step == step and t.rules.dragon.simultaneous_swallows == "together":
-        # §1: a ball swallowed at the same moment is not "the next ball": the
-        # balls of one moment take effect together, whatever their order.
-        group = (*effect_names(d.pending[-1]), effect)
-        d.pending[-1] = "+".join(sorted(group, key=EFFECTS.index))
-    else:
-        d.pending.append(effect)
-    d.pending_step = step
-    t.emit(step, Kind.EFFECT_PENDING, {"dragon": d.side, "effect": effect})
-    if effect == "pepper":
-        _spit(t, step, d)
-    t.emit(step, Kind.SCORE, dict(score))
+    return score
+
+
+def swallow_player(
+    t: Tick, step: int, d: WDragon, p: WPlayer, goal: Callable[[Tick, int, WDragon, WBall], None]
+) -> None:
+    """Any edition: ``d`` swallows ``p``; the balls he holds go down with him
+    and score, each through the edition's ``goal``."""
+    balls = tuple(p.balls)
+    t.emit(
+        step,
+        Kind.PLAYER_SWALLOWED,
+        {
+            "dragon": d.side,
+            "side": p.side,
+            "number": p.number,
+            "balls": [b.name for b in balls],
+        },
+    )
+    p.status = "swallowed"
+    p.swallowed_by = d.side
+    p.cell = p.height = None
+    p.out_this_tick = True
+    d.swallowed_players.append(p.ref)
+    for b in balls:
+        goal(t, step, d, b)
 
 
 def _spit(t: Tick, step: int, d: WDragon) -> None:
@@ -371,27 +407,9 @@ def _knock(t: Tick, d: WDragon, p: WPlayer, part: str, prob: float) -> bool:
 
 def _swallow_roll(t: Tick, d: WDragon, p: WPlayer, where: str, prob: float) -> None:
     data = {"dragon": d.side, "side": p.side, "number": p.number, "where": where}
-    if not t.chance(3, Kind.SWALLOW_ROLL, data, prob):
-        return
-    balls = tuple(p.balls)
-    t.emit(
-        3,
-        Kind.PLAYER_SWALLOWED,
-        {
-            "dragon": d.side,
-            "side": p.side,
-            "number": p.number,
-            "balls": [b.name for b in balls],
-        },
-    )
-    p.status = "swallowed"
-    p.swallowed_by = d.side
-    p.out_this_tick = True
-    d.swallowed_players.append(p.ref)
-    # His balls go down with him and score (§9.3б); pepper spits him out again.
-    for b in balls:
-        swallow_ball(t, 3, d, b)
-    p.cell = p.height = None
+    if t.chance(3, Kind.SWALLOW_ROLL, data, prob):
+        # His balls go down with him and score (§9.3б); pepper spits him out again.
+        swallow_player(t, 3, d, p, swallow_ball)
 
 
 def burn_balls(t: Tick) -> None:

@@ -2,21 +2,32 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..events import Kind
 from .context import Tick
 
-__all__ = ["end_of_tick"]
+__all__ = ["close_tick", "end_of_tick"]
 
 
 def end_of_tick(t: Tick) -> None:
     """Checks 1, 2 and 4 of §1 after every tick and the round limit after the
     round's last tick; moves the state on to the next round."""
+    close_tick(t, 7, _ended(t), _warnings)
+
+
+def close_tick(
+    t: Tick, step: int, reason: str | None, at_round_end: Callable[[Tick, int], None] | None = None
+) -> None:
+    """The end of a tick in any edition: ``reason`` (the edition's end
+    condition that holds, or None) ends the match; else the round's last tick
+    ends the round (``at_round_end`` first) and the last round the match."""
     w = t.w
     w.tick = t.tick
-    reason = _ended(t)
     if reason is None and t.tick >= t.rules.ticks_per_round:
-        _warnings(t)
-        t.emit(7, Kind.ROUND_END, {})
+        if at_round_end is not None:
+            at_round_end(t, step)
+        t.emit(step, Kind.ROUND_END, {})
         if w.round >= t.rules.max_rounds:
             reason = "max_rounds"
         else:
@@ -26,7 +37,7 @@ def end_of_tick(t: Tick) -> None:
         w.status = "ended"
         w.end_reason = reason
         score = {"left": w.teams["left"].score, "right": w.teams["right"].score}
-        t.emit(7, Kind.MATCH_END, {"reason": reason, "score": score})
+        t.emit(step, Kind.MATCH_END, {"reason": reason, "score": score})
 
 
 def _ended(t: Tick) -> str | None:
@@ -50,7 +61,7 @@ def _ended(t: Tick) -> str | None:
     return None
 
 
-def _warnings(t: Tick) -> None:
+def _warnings(t: Tick, step: int) -> None:
     """§10: the game master's warnings of this round are recorded when it
     ends, so a penalty in the next round finds them (and none in this one)."""
     for warning in t.orders.warnings:
@@ -59,4 +70,4 @@ def _warnings(t: Tick) -> None:
             continue
         team.warnings += 1
         team.warned_round = t.round
-        t.emit(7, Kind.WARNING, {"side": warning.side, "count": team.warnings})
+        t.emit(step, Kind.WARNING, {"side": warning.side, "count": team.warnings})

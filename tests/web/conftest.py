@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +15,21 @@ from support.fake_telegram import FakeTelegram
 os.environ.setdefault("PTB_TIMEDELTA", "1")
 
 CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture
+def screenshots(tmp_path: Path) -> Path:
+    """Where the browser tests save their screenshots: a scratch folder, or the
+    README's docs/images when DRAGONBALL_SCREENSHOTS=docs/images asks for them
+    (a test run leaves the checkout as it was)."""
+    wanted = os.environ.get("DRAGONBALL_SCREENSHOTS")
+    if not wanted:
+        return tmp_path
+    folder = Path(wanted)
+    if not folder.is_absolute():
+        folder = Path(__file__).resolve().parents[2] / folder
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 @pytest.fixture

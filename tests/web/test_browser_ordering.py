@@ -2,7 +2,7 @@
 running judge on the local Bot API server, orders three ticks for a player
 by tapping the field, submits, and finds the orders stored and acknowledged
 in his chat; a tap on a cell he cannot reach is refused on the page.  The
-screenshots of docs/images are made here."""
+screenshots of docs/images are made here (DRAGONBALL_SCREENSHOTS=docs/images)."""
 
 from __future__ import annotations
 
@@ -22,8 +22,6 @@ from support.telegram_e2e import Judge, judge, start_cell
 from bot.web.auth import sign_init_data
 from bot.web.server import WebSettings, build_web_app
 from engine.resolution.geo import DIST
-
-IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
 
 
 @asynccontextmanager
@@ -67,7 +65,7 @@ async def settled(page: Any) -> None:
 
 
 async def test_three_ticks_ordered_by_tapping(
-    tg: FakeTelegram, browser: Any, tmp_path: Path
+    tg: FakeTelegram, browser: Any, tmp_path: Path, screenshots: Path
 ) -> None:
     async with judge(tg, tmp_path) as j:
         match = await j.setup_match(groups=False)
@@ -103,9 +101,10 @@ async def test_three_ticks_ordered_by_tapping(
             for c in path:
                 assert f"{c} в2" in text, text
             await page.wait_for_selector("#action-odds")
-            await page.screenshot(path=str(IMAGES / "web-desktop.png"))
+            await page.screenshot(path=str(screenshots / "web-desktop.png"))
             await page.set_viewport_size({"width": 390, "height": 844})
-            await page.screenshot(path=str(IMAGES / "web-phone.png"), full_page=True)
+            await page.screenshot(path=str(screenshots / "web-phone.png"), full_page=True)
+            assert (screenshots / "web-phone.png").stat().st_size > 0
             await page.locator("#submit").click()
             await page.wait_for_function(
                 "() => document.querySelector('#status').textContent.length > 20"

@@ -11,7 +11,9 @@ from bot.demo import DemoOptions, run_demo
 from bot.demo.folder import DemoFolder
 
 
-async def test_the_demo_replay_opens_from_the_folder(browser: Any, tmp_path: Path) -> None:
+async def test_the_demo_replay_opens_from_the_folder(
+    browser: Any, tmp_path: Path, screenshots: Path
+) -> None:
     folder = DemoFolder(tmp_path / "out")
     await run_demo(DemoOptions(folder, rounds=2))
     pages = sorted(p.name for p in folder.replay.iterdir())
@@ -32,5 +34,6 @@ async def test_the_demo_replay_opens_from_the_folder(browser: Any, tmp_path: Pat
     await page.locator("section.tick:visible a[rel=next]").click()
     assert page.url.endswith("round-02.html")
     assert "Раунд 2, такт 1" in await page.locator("section.tick:visible").inner_text()
-    await page.screenshot(path=str(Path(__file__).resolve().parents[2] / "docs/images/replay.png"))
+    await page.screenshot(path=str(screenshots / "replay.png"))
+    assert (screenshots / "replay.png").stat().st_size > 0
     await page.close()
