@@ -125,7 +125,8 @@ class GameConfig(_Section):
     reminder_minutes: int = Field(default=180, ge=0, le=10_080)
     deadline_grace_seconds: int = Field(default=120, ge=0, le=86_400)
     # The players' rule book as the deployment publishes it (docs/rules-ru.md,
-    # docs/rules-en.md), "{lang}" standing for ru or en; empty: /rules sends it.
+    # docs/rules-001-en.md …), "{book}" standing for the edition's book (rules,
+    # rules-001) and "{lang}" for ru or en; empty: /rules sends it.
     rules_url: str = ""
 
     @field_validator("timezone")

@@ -138,7 +138,7 @@ def _paced_fire(state: MatchState) -> bool:
 
 def _fire_001(state: MatchState, d: DragonState, lang: str) -> str:
     """When the dragon may next breathe a jet and a wall, as the engine
-    decides it (engine/resolution/square.py, the marks jet_ready, wall_round,
+    decides it (engine/resolution/square/dragon_acts.py, the marks jet_ready, wall_round,
     breath_round): «струя готова; вал — с раунда 5»."""
     per_round = load_ruleset(state.ruleset).ticks_per_round
     upcoming = (state.round - 1) * per_round + state.tick + 1  # the next tick to play

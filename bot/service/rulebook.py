@@ -18,7 +18,7 @@ from engine.ruleset import Ruleset
 
 from .i18n import N_, format_clock, lang_or_default, t, tn
 
-__all__ = ["RULES_PICTURES", "edition", "rulebook_files", "rules_params"]
+__all__ = ["RULES_PICTURES", "book_url", "edition", "rulebook_files", "rules_params"]
 
 RULES_PICTURES = "rules/"  # an outbox item's pictures: "rules/<ruleset>/<lang>"
 
@@ -54,7 +54,7 @@ def rules_params(
         for p in ruleset.spells
     )
     where = (
-        t("rules_link", lang, url=url.replace("{lang}", lang_or_default(lang)))
+        t("rules_link", lang, url=book_url(url, ruleset, lang))
         if url
         else t("rules_attached", lang)
     )
@@ -69,6 +69,13 @@ def rules_params(
         "spells": spells,
         "where": where,
     }
+
+
+def book_url(url: str, ruleset: Ruleset, lang: str) -> str:
+    """The configured address of the edition's book: "{book}" is its file's
+    stem (rules, rules-001), "{lang}" ru or en."""
+    stem, _ = _BOOKS.get(ruleset.name, _BOOKS["classic"])
+    return url.replace("{book}", stem).replace("{lang}", lang_or_default(lang))
 
 
 def _spell(ru: str, en: str, lang: str) -> str:

@@ -94,3 +94,13 @@ async def test_a_configured_address_is_given_instead(sqlite_db: Database) -> Non
     reply = await table.say(GM, "/rules")
     assert "Правила целиком: https://example.org/dragonball/rules-ru.md" in reply.text
     assert table.outbox(id=reply.outbox_ids[0])[0].pictures is None
+
+
+async def test_the_address_names_the_book_of_the_game_s_edition(sqlite_db: Database) -> None:
+    table = make_table(sqlite_db, rules_url="https://example.org/docs/{book}-{lang}.md")
+    await set_up_game(table, ruleset="variant-001")
+    ru = await table.say(GM, "/rules")
+    await table.say(301, "/lang en")
+    en = await table.say(301, "/rules")
+    assert "Правила целиком: https://example.org/docs/rules-001-ru.md" in ru.text
+    assert "The whole rule book: https://example.org/docs/rules-001-en.md" in en.text
