@@ -103,12 +103,17 @@ def _aware(when: datetime) -> datetime:
     return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
-def _outside_window(kills: list[float], copies: list[Copy]) -> bool:
+def _outside_window(windows: list[tuple[float, float]], copies: list[Copy]) -> bool:
     """Delivered again beyond the at-least-once window: a copy after the first
-    with no SIGKILL between (the window is a judge killed after Telegram or the
-    SMTP server took the message, before it was marked sent)."""
+    with no SIGKILL or stop between (the window is a judge killed after Telegram
+    or the SMTP server took the message, before it was marked sent, or stopped
+    while a delivery was cut short)."""
     times = sorted(c.at for c in copies)
-    return any(not any(a <= k <= b for k in kills) for a, b in pairwise(times))
+    # A request that reached the server as the judge died is recorded when the
+    # server's loop gets to it: up to a second after the window closed.
+    return any(
+        not any(begin <= b and a <= end + 1.0 for begin, end in windows) for a, b in pairwise(times)
+    )
 
 
 def outbox_state(r: OutboxRow) -> str:
@@ -171,7 +176,7 @@ def check(match: Match, report: TrialReport) -> None:
             if row.status != "ignored":
                 f["answers_lost"] += not replies
                 f["answers_twice"] += len(replies) > 1
-                if _outside_window(match.kills, replies):
+                if _outside_window(match.interruptions, replies):
                     f["twice_without_kill"] += 1
                     problems.append(f"message {m.external_id} answered twice with no kill between")
                 if not replies:
@@ -216,7 +221,7 @@ def check(match: Match, report: TrialReport) -> None:
         for r in (r for r in outbox if r.kind == "results" and r.game_id == game_id):
             copies = delivered.copies(r)
             f["reports"] += 1
-            if _outside_window(match.kills, copies):
+            if _outside_window(match.interruptions, copies):
                 f["twice_without_kill"] += 1
                 problems.append(f"results {r.id} to {r.destination} twice with no kill between")
             if r.state != "sent" or not copies:
@@ -232,7 +237,7 @@ def check(match: Match, report: TrialReport) -> None:
     f["outbox_max_attempts"] = max((r.attempts for r in outbox), default=0)
     f["backlog_at_last_start"] = match.backlog
     f["last_run_s"] = round(match.last_run_s)
-    f["kills"] = len(match.kills)
+    f["kills"] = match.kills
     order = [
         "kills", "messages_sent", "sent_telegram", "sent_email", "stored", "lost",
         "orders_counted", "orders_counted_telegram", "orders_counted_email", "misfiled",

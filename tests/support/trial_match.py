@@ -130,7 +130,10 @@ class Match:
     players: dict[int, list[Player]] = field(default_factory=dict)  # game id -> players
     sent: list[Sent] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
-    kills: list[float] = field(default_factory=list)  # time.monotonic() of each SIGKILL
+    kills: int = 0
+    # (begin, end) in time.monotonic() of each SIGKILL and clean stop: the windows
+    # in which a message handed over may not have been marked sent.
+    interruptions: list[tuple[float, float]] = field(default_factory=list)
     users: dict[int, FakeUser] = field(default_factory=dict)
     backlog: int = 0  # outbox rows undelivered when the last judge started
     last_run_s: float = 0.0
@@ -271,8 +274,18 @@ class Match:
         await self.tg.wait_for(lambda: len(self.tg.calls_of("getUpdates")) > calls, timeout=300)
 
     def kill(self) -> None:
+        begin = time.monotonic()
         self.judge.kill()
-        self.kills.append(time.monotonic())
+        self.kills += 1
+        self.interruptions.append((begin, time.monotonic()))
+
+    async def stop(self) -> None:
+        """The clean stop (SIGTERM): deliveries in flight get a moment, the rest is
+        cut short and handed back, so it may be delivered again — a window too.
+        Waited for beside the loop, which serves Telegram meanwhile."""
+        begin = time.monotonic()
+        await asyncio.to_thread(self.judge.stop)
+        self.interruptions.append((begin, time.monotonic()))
 
     async def settle(self) -> None:
         """The last judge runs until it has caught up (every update confirmed, every
