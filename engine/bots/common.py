@@ -103,6 +103,8 @@ class PlayerPlan:
     held: list[str]
     may_get: bool = False
     launching_at: int | None = None  # the tick he launches from the hospital
+    # (tick, cell, height) where a team-mate's pass lands for him to catch.
+    receive: tuple[int, int, int] | None = None
     orders: dict[int, PlayerOrder] = field(default_factory=dict)
 
 
@@ -118,6 +120,9 @@ class DragonPlan:
     short_left: int
     volleys_left: int
     orders: list[DragonOrder] = field(default_factory=list)
+    # The cells an open mouth would swallow from had it rested instead of the
+    # move planned (read by the other side, it might have): a hazard.
+    might_rest: frozenset[int] = frozenset()
 
     @property
     def can_fire(self) -> bool:

@@ -35,6 +35,9 @@ class Forecast:
     height: int
     mouth_open: bool
     fire: frozenset[int]
+    # Where it would swallow from had it rested instead (it may: its captain
+    # knows where his own players fly): keep clear, never shoot there.
+    might_rest: frozenset[int] = frozenset()
 
 
 def foresee(state: MatchState, rules: Ruleset, side: Side) -> dict[int, Forecast]:
@@ -46,7 +49,7 @@ def foresee(state: MatchState, rules: Ruleset, side: Side) -> dict[int, Forecast
     out: dict[int, Forecast] = {}
     last = None
     for tick in team.ticks:
-        last = plan_dragon(team, tick, last)
+        last = plan_dragon(team, tick, last, guess=True)
         order = d.orders[-1]
         fire: frozenset[int] = frozenset()
         if order.fire is not None:
@@ -72,5 +75,5 @@ def foresee(state: MatchState, rules: Ruleset, side: Side) -> dict[int, Forecast
                 else rules.fire.open_after_volley
             )
             breath = max(breath, after)
-        out[tick] = Forecast(d.head, d.facing, d.height, opened, fire)
+        out[tick] = Forecast(d.head, d.facing, d.height, opened, fire, d.might_rest)
     return out

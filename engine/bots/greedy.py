@@ -15,14 +15,16 @@ from ..geometry import Direction, Side
 from ..orders import Action, Catch, DragonMove, Pass, RoundOrders, Steal
 from ..resolution.geo import DIST, NEXT, danger_cells
 from ..ruleset import Ruleset
-from ..state import MatchState, PlayerState, effect_names
+from ..state import BallState, MatchState, PlayerState, effect_names
 from .common import PlayerPlan, Team, cells_within, flight_cells
 from .foresight import foresee
-from .greedy_dragon import plan_dragon
+from .greedy_dragon import mouth_forced_open, plan_dragon
 
 __all__ = ["greedy_orders"]
 
 CHASERS_PER_BALL = 2
+# How far ahead a player reckons with the opponents' flights (cells).
+REACH = 3
 GUARDS_PER_CARRIER = 2
 # The height a player flies at when nothing calls for another: the two sides'
 # differ, so players crossing the field do not crash into each other (§4).
@@ -63,37 +65,50 @@ class _Greedy:
         self.free_balls = [
             b for b in state.balls if b.status == "free" and b.cell is not None and b.height
         ]
+        # tick → where each free ball will be (flown, or landed from a pass).
+        self.course = {
+            b.name: ball_course(b, self.rules.balls[b.name].speed, team.ticks)
+            for b in self.free_balls
+        }
         self.assign = self._assign_chasers()
         self.guards = self._assign_guards()
-        self.opponent_spots = {(o.cell, o.height) for o in team.opponents}
+        # tick → the (cell, height) an opponent may fly into by then at his
+        # height: a collision there is likely (§4), another height is safe.
+        self.opponent_spots = {
+            tick: {
+                (c, o.height)
+                for o in team.opponents
+                if o.cell is not None
+                for c in cells_within(o.cell, 0, min(tick - team.first_tick + 1, REACH))
+            }
+            for tick in team.ticks
+        }
         self.last_move: DragonMove | None = None
 
-    def _assign_chasers(self) -> dict[int, tuple[int, int]]:
-        """player number → (cell, height) of the free ball he chases."""
+    def _assign_chasers(self) -> dict[int, tuple[str, int]]:
+        """player number → (ball, height) of the free ball he chases."""
         pairs = []
+        first = self.team.first_tick
         for plan in self.team.plans:
             if plan.cell is None or not self.team.can_take_more(plan) or plan.held:
                 continue
             for b in self.free_balls:
-                assert b.cell is not None
-                pairs.append((DIST[plan.cell][b.cell], plan.player.number, b.name))
+                cell = self.course[b.name][first][0]
+                pairs.append((DIST[plan.cell][cell], plan.player.number, b.name))
         pairs.sort()
         chasers: dict[str, int] = {}
-        out: dict[int, tuple[int, int]] = {}
-        balls = {b.name: b for b in self.free_balls}
+        out: dict[int, tuple[str, int]] = {}
         rivals = [o for o in self.team.opponents if o.cell is not None and not o.balls]
         for _, number, name in pairs:
             if number in out or chasers.get(name, 0) >= CHASERS_PER_BALL:
                 continue
             chasers[name] = chasers.get(name, 0) + 1
-            b = balls[name]
-            assert b.cell is not None and b.height is not None
-            height = b.height
-            if any(DIST[o.cell or 0][b.cell] <= 2 and o.height == b.height for o in rivals):
+            cell, height = self.course[name][first]
+            if any(DIST[o.cell or 0][cell] <= 2 and o.height == height for o in rivals):
                 # An opponent goes for it at its height: catch from another one
                 # (75% instead of 100%) rather than crash into him.
-                height = _OTHER_HEIGHT[self.team.side][b.height]
-            out[number] = (b.cell, height)
+                height = _OTHER_HEIGHT[self.team.side][height]
+            out[number] = (name, height)
         return out
 
     def _assign_guards(self) -> dict[int, PlayerState]:
@@ -165,7 +180,7 @@ class _Greedy:
         row = DIST[target_cell]
         hazard, fire, burns = self._hazards(tick)
         own_body, own_height = self.own_body, self.own_height
-        first = tick == self.team.first_tick
+        spots = self.opponent_spots[tick]
         options = [(h, abs(h - height), h == own_height, h in burns) for h in heights]
         best = (plan.cell, plan.height)
         best_key = (9, 0, 0)
@@ -175,11 +190,13 @@ class _Greedy:
             body = c in own_body
             hot = c in fire
             for h, off, low, hit in options:
-                penalty = 1 if unsafe or (low and body) or (hot and hit) else 0
+                # The other dragon's mouth, body or flame first, then a team-mate's
+                # cell (a sure collision), then where an opponent may fly.
+                penalty = 3 if unsafe or (low and body) or (hot and hit) else 0
                 if (c, h) in taken:
                     penalty += 2
-                elif first and (c, h) in self.opponent_spots:
-                    penalty += 1  # he may well stay: a collision
+                elif (c, h) in spots:
+                    penalty += 1  # an opponent may fly there: a collision
                 key = (penalty, near, off)
                 if key < best_key:
                     best, best_key = (c, h), key
@@ -200,7 +217,7 @@ class _Greedy:
                 frozenset(),
                 set(),
             )
-        cells = _dragon_body(f.head, f.facing)
+        cells = _dragon_body(f.head, f.facing) | f.might_rest
         if f.mouth_open:
             cells = cells | danger_cells(f.head, f.facing)
         reach = self.rules.fire.height_reach
@@ -216,9 +233,13 @@ class _Greedy:
             # side's), near it at the dragon's, where a shot is surest (§7).
             near = plan.cell is not None and DIST[plan.cell][self.goal] <= 5
             return self.goal, self.enemy.height if near else cruise
+        receive = plan.receive
+        if receive is not None and receive[0] == tick:
+            return receive[1], receive[2]
         chase = self.assign.get(plan.player.number)
         if chase is not None:
-            return chase
+            # Where the ball will be this tick (it flies before the catch, §9).
+            return self.course[chase[0]][tick][0], chase[1]
         victim = self.guards.get(plan.player.number)
         if victim is not None and victim.cell is not None and victim.height is not None:
             # Onto the cell he is flying to (towards our dragon) at another
@@ -240,18 +261,27 @@ class _Greedy:
     ) -> tuple[Action | None, str]:
         team = self.team
         rules = self.rules
-        if plan.held:
+        if plan.held and not self._own_mouth_near(cell, tick):
+            # The most valuable ball that can be shot (the yellow flies less far, §7).
+            for ball in sorted(plan.held, key=lambda b: (-rules.balls[b].value, b)):
+                shot = self._shot(ball, cell, tick)
+                if shot is not None:
+                    return shot, "shot"
             ball = max(plan.held, key=lambda b: (rules.balls[b].value, b))
-            shot = self._shot(ball, cell, tick)
-            if shot is not None:
-                return shot, "shot"
-            mate = self._forward_mate(plan, cell, ball, moves)
+            mate = self._forward_mate(plan, cell, ball, moves, tick)
             if mate is not None:
-                return Pass(ball, mate[0], mate[1]), "pass"
+                receiver, c, h = mate
+                if tick < self.rules.ticks_per_round:
+                    # It lands next tick (§9): he waits there to catch it.
+                    receiver.receive = (tick + 1, c, h)
+                return Pass(ball, c, h), "pass"
+        receive = plan.receive
+        if receive is not None and receive[0] == tick and team.can_take_more(plan):
+            return Catch(), "catch"
         if not team.can_take_more(plan):
             return None, key
         targets = team.steal_targets(plan, cell, tick)
-        near_ball = any(b.cell is not None and DIST[cell][b.cell] <= 1 for b in self.free_balls)
+        near_ball = any(DIST[cell][c[tick][0]] <= 1 for c in self.course.values())
         if targets and not near_ball:
             victim = min(targets, key=lambda o: (DIST[cell][o.cell or 0], o.number))
             return Steal(victim.number), "steal"
@@ -292,24 +322,70 @@ class _Greedy:
         lasting = "sneeze" in effect_names(e.effect) or e.paralysed
         return now.head, now.facing, now.height, lasting or bool(now.fire)
 
+    def _own_mouth_near(self, cell: int, tick: int) -> bool:
+        """Could our own dragon's open mouth snatch a pass thrown from ``cell``
+        (§9.7)?  Its mouth is open this tick if it breathes after a flame,
+        sneezes or cannot move; dazed, it may spit fire (its move this tick is
+        not planned yet)."""
+        d = self.team.dragon
+        if DIST[cell][d.head] > 2:
+            return False
+        return mouth_forced_open(self.team, tick) or "daze" in effect_names(d.effect)
+
     def _forward_mate(
-        self, plan: PlayerPlan, cell: int, ball: str, moves: dict[int, tuple[int, int, str]]
-    ) -> tuple[int, int] | None:
-        """A team-mate's cell this tick, in pass range and clearly nearer the goal."""
+        self,
+        plan: PlayerPlan,
+        cell: int,
+        ball: str,
+        moves: dict[int, tuple[int, int, str]],
+        tick: int,
+    ) -> tuple[PlayerPlan, int, int] | None:
+        """A team-mate's cell this tick, in pass range and clearly nearer the
+        goal; he will stay there next tick to catch the ball as it lands."""
         rules = self.rules
         reach = rules.pass_range(ball)
         mine = DIST[cell][self.goal]
-        best: tuple[int, int] | None = None
+        best: tuple[PlayerPlan, int, int] | None = None
         best_dist = mine - 2
         in_range = set(cells_within(cell, rules.pass_min_distance, reach))
         for other in self.team.plans:
             number = other.player.number
             if other is plan or number not in moves or not self.team.can_take_more(other):
                 continue
+            if other.receive is not None and other.receive[0] > tick:
+                continue  # already waiting for another pass
             c, h, _ = moves[number]
             if c in in_range and DIST[c][self.goal] < best_dist:
-                best, best_dist = (c, h), DIST[c][self.goal]
+                best, best_dist = (other, c, h), DIST[c][self.goal]
         return best
+
+
+def ball_course(ball: BallState, speed: int, ticks: range) -> dict[int, tuple[int, int]]:
+    """tick → (cell, height) where a free ball will be after that tick's
+    flight, as far as anyone can tell: a pass in the air lands where it was
+    aimed; a free ball flies its course on record, a pass's kept course while
+    it lasts (§3, §5), then its course is random: it is guessed to stay."""
+    assert ball.cell is not None and ball.height is not None
+    out: dict[int, tuple[int, int]] = {}
+    if ball.pass_to is not None:
+        for tick in ticks:
+            out[tick] = ball.pass_to
+        return out
+    cell, height, course = ball.cell, ball.height, ball.direction
+    kept = ball.pass_ticks_left
+    for tick in ticks:
+        if course is not None:
+            for _ in range(speed):
+                nxt = NEXT[cell][course]
+                if not nxt:
+                    course = None  # bounces off the dome: anywhere
+                    break
+                cell = nxt
+            kept -= 1
+            if kept <= 0:
+                course = None
+        out[tick] = (cell, height)
+    return out
 
 
 def _towards(cell: int, goal: int, steps: int) -> int:

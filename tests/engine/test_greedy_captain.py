@@ -123,12 +123,14 @@ def test_a_shot_goes_only_into_a_mouth_that_will_be_open() -> None:
     carrier = player("left", 1, 93, 2, balls=("red",))
     assert DIST[93][110] <= CLASSIC.pass_range("red")
     # The Wyverns' dragon, its fire put out, sees the carrier: it will keep its
-    # mouth shut (burning him would open it).
+    # mouth shut whenever his shot could land (from the second tick: a pass
+    # lands the tick after it is thrown, §9), so he never shoots.
     shut = position(
         [carrier, player("right", 1, 13, 2)],
         dragons=[dragon("right", extinguished=True)],
     )
-    assert not any(f.mouth_open for f in foresee(shut, CLASSIC, "right").values())
+    forecast = foresee(shut, CLASSIC, "right")
+    assert not any(f.mouth_open for tick, f in forecast.items() if tick > 1)
     assert _shots(greedy_policy(shut, CLASSIC, "left", "shot"), shut) == []
     # Sneezing, its mouth stays open (§1): the carrier shoots into it.
     sneezing = position(
