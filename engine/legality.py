@@ -58,6 +58,7 @@ _MESSAGES: dict[Code, str] = {
     Code.FIRE_EXTINGUISHED: "the dragon's fire is extinguished",
     Code.FIRE_BUDGET: "no {fire} fire left ({left} left, {ordered} ordered)",
     Code.FIRE_DAZED: "a dazed dragon only spits fire at random",
+    Code.FIRE_KIND: "no {fire} flame in these rules (the dragon has: {kinds})",
     Code.SUBST_SWALLOWED: "player {number} is swallowed and cannot be substituted",
     Code.SUBST_NOT_RESERVE: "player {number} cannot take part in this substitution",
     Code.SUBST_UNKNOWN: "there is no player {number} in the team",
@@ -597,6 +598,8 @@ def _dragon_walk(
             out.append(_problem(Code.FIRE_EXTINGUISHED, o, tick, side=side))
         elif "daze" in effect_names(effect):
             out.append(_problem(Code.FIRE_DAZED, o, tick, side=side))
+        elif o.fire not in budget:  # the second edition's jet or wall, say
+            out.append(_problem(Code.FIRE_KIND, o, tick, fire=o.fire, kinds=", ".join(budget)))
         else:
             used[o.fire] += 1
             if used[o.fire] > budget[o.fire]:

@@ -17,7 +17,7 @@ from typing import Any
 
 from .field import SquareField
 from .geometry import Side
-from .orders import Catch, DragonOrder, Pass, PlayerOrder, RoundOrders, Steal
+from .orders import SQUARE_FIRE_KINDS, Catch, DragonOrder, Pass, PlayerOrder, RoundOrders, Steal
 from .problems import Code, Problem
 from .ruleset import Ruleset
 from .state import MatchState, other_side
@@ -268,8 +268,9 @@ def _fire(
     if o.strike is not None:  # 001: «только одно» action a tick
         out.append(problem(Code.DRAGON_ONE_ACTION, o, o.tick, side=side))
         return
-    if o.fire not in ("jet", "wall"):
-        out.append(problem(Code.FIRE_BUDGET, o, o.tick, fire=o.fire, left=0, ordered=1))
+    if o.fire not in SQUARE_FIRE_KINDS:  # a classic flame
+        kinds = ", ".join(SQUARE_FIRE_KINDS)
+        out.append(problem(Code.FIRE_KIND, o, o.tick, fire=o.fire, kinds=kinds))
         return
     if d.extinguished:
         out.append(problem(Code.FIRE_EXTINGUISHED, o, o.tick, side=side))

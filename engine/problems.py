@@ -54,6 +54,7 @@ class Code(StrEnum):
     FIRE_EXTINGUISHED = "fire_extinguished"  # {side}
     FIRE_BUDGET = "fire_budget"  # {fire, left, ordered}
     FIRE_DAZED = "fire_dazed"  # {side}: a dazed dragon only fires at random
+    FIRE_KIND = "fire_kind"  # {fire, kinds}: a flame the ruleset's dragons do not have
     SUBST_SWALLOWED = "subst_swallowed"  # {number}
     SUBST_NOT_RESERVE = "subst_not_reserve"  # {number}
     SUBST_UNKNOWN = "subst_unknown"  # {number}

@@ -106,6 +106,7 @@ MESSAGES: Final[dict[str, str]] = {
     "fire_extinguished": N_("order.fire_extinguished"),
     "fire_budget": N_("order.fire_budget"),
     "fire_dazed": N_("order.fire_dazed"),
+    "fire_kind": N_("order.fire_kind"),
     "subst_swallowed": N_("order.subst_swallowed"),
     "subst_not_reserve": N_("order.subst_not_reserve"),
     "subst_unknown": N_("order.subst_unknown"),
