@@ -3,7 +3,9 @@
 The judge runs as ``dragonball serve`` against the local Bot API server of
 the tests (tests/support) on a SQLite file; three players keep ordering by
 Telegram while it is killed at random moments (mid-start, mid-receive,
-mid-resolution, mid-delivery) and started again.  At the end the inbound
+mid-resolution, mid-delivery) and started again; one player orders by mail
+(a real Dovecot and the capturing SMTP server of the tests; ``--no-mail``:
+Telegram only).  At the end the inbound
 record is compared with what was sent and delivered (tests/support/kill_trial.py
 says exactly what is checked).  The default test suite runs a few trials
 (``pytest tests/reliability/test_kill_trials.py --kill-trials N``).
@@ -28,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 os.environ.setdefault("PTB_TIMEDELTA", "1")
 
 from support.kill_trial import run_trials
+from support.mailservers import CaptureSmtp, Dovecot
 
 
 def main() -> int:
@@ -36,17 +39,34 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--period", type=int, default=None, help="seconds between deadlines")
     parser.add_argument("--verbose", action="store_true", help="the rounds and the judge's log")
+    parser.add_argument("--log-level", default="WARNING", help="the judge's (INFO: every batch)")
+    parser.add_argument("--keep", type=Path, default=None, help="a folder to keep the files in")
+    parser.add_argument("--no-mail", action="store_true", help="Telegram players only")
     args = parser.parse_args()
     started = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="kill-trials-") as folder:
-        report = asyncio.run(
-            run_trials(
-                Path(folder), args.trials, seed=args.seed, period=args.period,
-                log=lambda text: print(text, flush=True),
-            )
-        )  # fmt: skip
+    dovecot, smtp = (None, None) if args.no_mail else (Dovecot(users=2), CaptureSmtp())
+    try:
+        if dovecot is not None and smtp is not None:
+            dovecot.start()
+            smtp.start()
+        with tempfile.TemporaryDirectory(prefix="kill-trials-") as temporary:
+            folder = args.keep or Path(temporary)
+            folder.mkdir(parents=True, exist_ok=True)
+            report = asyncio.run(
+                run_trials(
+                    folder, args.trials, seed=args.seed, period=args.period,
+                    log=lambda text: print(text, flush=True), log_level=args.log_level,
+                    dovecot=dovecot, smtp=smtp,
+                )
+            )  # fmt: skip
+    finally:
+        if dovecot is not None and smtp is not None:
+            smtp.stop()
+            dovecot.stop()
     for problem in report.problems[:50]:
         print("PROBLEM:", problem)
+    for line in report.undelivered:
+        print("UNDELIVERED:", line)
     if report.problems or args.verbose:
         print(report.details)
     print(f"elapsed {time.monotonic() - started:.0f} s")

@@ -16,7 +16,7 @@ import secrets
 import socket
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, update
+from sqlalchemy import ColumnElement, case, delete, update
 from sqlmodel import Session, col, select
 
 from bot.logging import get_logger
@@ -63,6 +63,12 @@ def register(s: Session, worker_id: str, now: datetime) -> Worker:
     return me
 
 
+def _uncounted() -> ColumnElement[int]:
+    """The attempt of a claim taken back, returned (never below none)."""
+    attempts = col(OutboxRow.attempts)
+    return case((attempts > 0, attempts - 1), else_=0)
+
+
 def take_over_dead(s: Session, me: Worker, now: datetime, stale_after: timedelta) -> int:
     """Give the claims of gone workers back to the queue, due now; returns how many."""
     dead = [w.id for w in s.exec(select(Worker)) if _gone(w, me, stale_after, now)]
@@ -71,7 +77,7 @@ def take_over_dead(s: Session, me: Worker, now: datetime, stale_after: timedelta
     result = s.execute(
         update(OutboxRow)
         .where(col(OutboxRow.state) == "pending", col(OutboxRow.claimed_by).in_(dead))
-        .values(next_try_at=now, claimed_by=None)
+        .values(next_try_at=now, claimed_by=None, attempts=_uncounted())
     )
     s.execute(delete(Worker).where(col(Worker.id).in_(dead)))
     taken = int(getattr(result, "rowcount", 0) or 0)
@@ -88,6 +94,6 @@ def release(s: Session, worker_id: str, now: datetime) -> None:
     s.execute(
         update(OutboxRow)
         .where(col(OutboxRow.state) == "pending", col(OutboxRow.claimed_by) == worker_id)
-        .values(next_try_at=now, claimed_by=None)
+        .values(next_try_at=now, claimed_by=None, attempts=_uncounted())
     )
     s.execute(delete(Worker).where(col(Worker.id) == worker_id))

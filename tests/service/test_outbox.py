@@ -3,6 +3,7 @@ moved chats, dead destinations reported to the game masters, diagrams."""
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import subprocess
 import sys
@@ -232,7 +233,8 @@ async def test_a_restarted_judge_takes_back_a_dead_process_claims_at_once(
     worker = OutboxWorker(service, {"telegram": tg}, table.clock)
     assert await worker.take_over() == 1  # not after the 5-minute lease: now
     assert await worker.drain("telegram") == 1
-    assert [(i.id, i.attempts) for i in tg.delivered] == [(item_id, 2)]
+    # The claim cut short by the kill is no attempt: this is the first.
+    assert [(i.id, i.attempts) for i in tg.delivered] == [(item_id, 1)]
     assert tg.delivered[0].idempotency_key == claimed.idempotency_key
     row = _row(table, item_id)
     assert (row.state, row.claimed_by) == ("sent", worker.worker_id)
@@ -277,3 +279,78 @@ async def test_a_clean_stop_hands_the_claims_back(sqlite_db: Database) -> None:
     await service.worker_gone(worker.worker_id)
     row = _row(table, item_id)
     assert (row.claimed_by, row.next_try_at) == (None, table.clock.now())
+
+
+async def test_a_judge_killed_often_still_retries_an_answer_that_failed_once(
+    sqlite_db: Database,
+) -> None:
+    """The kill -9 trials: an answer claimed by judge after judge, each killed
+    before it was delivered, then failing once, was given up at the next failure
+    (8 claims were 8 attempts) and told to the game masters as a dead destination."""
+    table = make_table(sqlite_db)
+    service = table.service
+    item_id = await _queue(table)
+    for _ in range(10):  # ten judges, each SIGKILLed holding the claim
+        dead = f"{socket.gethostname()}:{_dead_pid()}:0badc0de"
+        await service.take_over(dead, timedelta(seconds=90))
+        (claimed,) = await service.pending_outbox("telegram", 10)
+        assert claimed.attempts == 1  # each one's own first attempt
+        await table.clock.advance(timedelta(seconds=2))
+    tg = FakeChannel("telegram", [DeliveryResult(False, reason="network: timed out")])
+    worker = OutboxWorker(service, {"telegram": tg}, table.clock)
+    assert await worker.take_over() == 1
+    await worker.drain("telegram")
+    row = _row(table, item_id)
+    assert (row.state, row.attempts) == ("pending", 1)
+    assert row.next_try_at == table.clock.now() + timedelta(seconds=30)  # the first backoff
+    assert table.outbox(kind="gm_alert") == []
+    await table.clock.advance(30)
+    await worker.drain("telegram")
+    assert _row(table, item_id).state == "sent"
+    assert [i.attempts for i in tg.delivered] == [1, 2]
+
+
+async def test_a_clean_stop_counts_no_attempt(sqlite_db: Database) -> None:
+    table = make_table(sqlite_db)
+    service = table.service
+    item_id = await _queue(table)
+    worker = OutboxWorker(service, {"telegram": FakeChannel("telegram")}, table.clock)
+    await worker.take_over()
+    await service.pending_outbox("telegram", 10)
+    assert _row(table, item_id).attempts == 1
+    await service.worker_gone(worker.worker_id)
+    assert _row(table, item_id).attempts == 0
+
+
+class PacedChannel(FakeChannel):
+    """Chat "slow" is held by its pacing until a message reached chat "quick"
+    (bounded: a worker that waits for "slow" first never lets it through)."""
+
+    def __init__(self) -> None:
+        super().__init__("telegram")
+        self.quick_done = asyncio.Event()
+
+    async def deliver(self, item: OutboxItem) -> DeliveryResult:
+        if item.destination == "slow":
+            try:
+                await asyncio.wait_for(self.quick_done.wait(), 30)
+            except TimeoutError:
+                return DeliveryResult(False, reason="held behind another chat")
+        self.delivered.append(item)
+        if item.destination == "quick":
+            self.quick_done.set()
+        return DeliveryResult(ok=True)
+
+
+async def test_one_chat_waiting_for_its_pacing_holds_no_other(sqlite_db: Database) -> None:
+    """A restarted judge's backlog went out one item after another: a chat's
+    Telegram pacing (a message a second) held every other chat's answers
+    (the kill -9 trials' final judge, about 1.6 items a second for four chats)."""
+    table = make_table(sqlite_db)
+    first = [await _queue(table, "slow") for _ in range(3)]
+    quick = await _queue(table, "quick")
+    tg = PacedChannel()
+    worker = OutboxWorker(table.service, {"telegram": tg}, table.clock)
+    assert await worker.drain("telegram") == 4
+    assert [i.id for i in tg.delivered] == [quick, *first]  # each chat's own in order
+    assert {_row(table, i).state for i in [*first, quick]} == {"sent"}

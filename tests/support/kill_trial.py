@@ -1,24 +1,19 @@
-"""Kill -9 trials: a match on a fast clock, players ordering by Telegram, and the
-judge SIGKILLed at random moments and started again.
+"""Kill -9 trials: a match on a fast clock, players ordering by Telegram and by
+mail, and the judge SIGKILLed at random moments and started again.
 
-The real judge runs as ``dragonball serve`` (:class:`~support.judge_process.JudgeProcess`)
-against the local Bot API server of :mod:`support.fake_telegram` in this process,
-on a SQLite file.  The game is set up beforehand through a game service of our
-own on the same file, with a deadline every ``period`` seconds.  While the
-judge is killed (at a random moment: mid-start, mid-receive, mid-resolution,
-mid-delivery — whatever it is doing) and restarted, three players keep sending
-orders; Telegram holds what nobody reads.  At the end the judge runs until it
-has caught up, stops cleanly, and :func:`check` compares the inbound record
-with what the players sent and what Telegram delivered:
+The real judge runs as ``dragonball serve`` (:mod:`support.trial_match`) against
+the local Bot API server in this process and, with mail, a real Dovecot and the
+capturing SMTP server, on a SQLite file.  While the judge is killed (at a random
+moment: mid-start, mid-receive, mid-resolution, mid-delivery — whatever it is
+doing) and restarted, three players keep ordering by Telegram and one by mail;
+Telegram and the mailbox hold what nobody reads.  At the end the judge runs
+until it has caught up, and :func:`support.trial_check.check` compares the
+record with what was sent and delivered (none lost, none misfiled, none wrongly
+refused, no round twice, no report or answer lost; copies counted).
 
-* every message sent is stored exactly once and worked on (none lost);
-* every order filed counts in the round whose deadline was the first after the
-  time Telegram stamped it (none misfiled), and is in that round's orders;
-* a message refused as late really reached Telegram after the deadline of
-  the round it was for, or before its round existed (none wrongly refused);
-* every round resolved exactly once, its results delivered to every reader
-  (none lost); answers and reports delivered twice are counted — the
-  documented at-least-once window — and reported, not failed.
+The last judge is waited for as long as it gets on with its work: the players
+send faster than Telegram lets one chat be answered (about a message a second),
+so it starts with a backlog of hundreds of answers.
 
 Used by ``tests/reliability/test_kill_trials.py`` (a few trials) and
 ``benchmarks/kill_trials.py`` (100).
@@ -27,336 +22,77 @@ Used by ``tests/reliability/test_kill_trials.py`` (a few trials) and
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import random
-import time
-from collections import Counter
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from sqlmodel import select
-
-from bot.service import FakeClock, Inbound
-from storage.db import Database
-from storage.models import Game, InboundMessage, OrderRow, OutboxRow, Round
 from support.fake_telegram import FakeTelegram
-from support.fake_telegram_world import FakeUser
-from support.judge_process import JudgeProcess
-from support.service_table import GM, Table, make_table, orders_text
+from support.mailservers import CaptureSmtp, CuttingProxy, Dovecot
+from support.trial_check import TrialReport, check
+from support.trial_match import MailSide, Match, Player
 
-__all__ = ["Sent", "TrialReport", "check", "run_trials"]
+__all__ = ["PLAYERS", "TrialReport", "run_trials"]
 
 # Who orders what: the left captain his whole team, a left player his number 2,
-# the right captain his whole team.
-PLAYERS: tuple[tuple[int, str, list[int] | None], ...] = (
-    (201, "left", None),
-    (202, "left", [2]),
-    (301, "right", None),
-)
-
-
-@dataclass(frozen=True)
-class Sent:
-    user: int
-    message_id: int
-    date: int  # Telegram's time stamp, whole seconds
-
-    @property
-    def external_id(self) -> str:
-        return f"{self.user}:{self.message_id}"
-
-
-@dataclass
-class TrialReport:
-    trials: int
-    period: int
-    sent: list[Sent] = field(default_factory=list)
-    figures: dict[str, int] = field(default_factory=dict)
-    problems: list[str] = field(default_factory=list)
-    details: str = ""  # when something failed: the rounds and the judge's log
-
-    def line(self) -> str:
-        return " ".join(f"{k}={v}" for k, v in self.figures.items())
-
-
-async def _set_up(db: Database, period: int) -> Table:
-    """A running game (captains 201, 301, player 202) with a deadline every ``period`` s."""
-    table = make_table(db, FakeClock(datetime.now(UTC)))
-    n = 0
-
-    async def say(user: int, text: str) -> Any:
-        nonlocal n
-        n += 1
-        reply = await table.service.receive(
-            Inbound("telegram", f"setup:{n}", str(user), text, text.encode(),
-                    table.clock.now(), chat=str(user))
-        )  # fmt: skip
-        assert reply.status == "ok", (text, reply.text)
-        return reply
-
-    reply = await say(GM, "/newgame Проверка на прочность")
-    table.game_id = reply.game_id
-    await say(GM, "/addteam left Саламандры")
-    await say(GM, "/addteam right Виверны")
-    for user, invitation in (
-        (201, "/invite captain left"),
-        (202, "/invite player left 2"),
-        (301, "/invite captain right"),
-    ):
-        code = (await say(GM, invitation)).data["code"]
-        await say(user, f"/start {code}")
-    await say(GM, "/startgame")
-    await table.clock.set(datetime.now(UTC))  # the deadlines count from now
-    await say(GM, f"/deadline every {period}s")
-    return table
-
-
-def _judge(tg: FakeTelegram, folder: Path) -> JudgeProcess:
-    return JudgeProcess(
-        folder,
-        {
-            "database": {"url": f"sqlite:///{folder / 'judge.db'}"},
-            "game_masters": {"telegram_ids": [GM]},
-            "telegram": {"enabled": True, "token": tg.token, "base_url": tg.base_url},
-            "logging": {"level": "WARNING"},
-        },
-    )
-
-
-async def _players(tg: FakeTelegram, users: dict[int, FakeUser], table: Table, sent: list[Sent],
-                   stop: asyncio.Event, rng: random.Random) -> None:  # fmt: skip
-    while not stop.is_set():
-        uid, side, numbers = rng.choice(PLAYERS)
-        try:
-            text = orders_text(table.state(), side, numbers)
-        except Exception:  # the database is busy a moment: order again shortly
-            text = orders_text(table.state(), side, numbers)
-        message = tg.send_text(users[uid], text=text)
-        sent.append(Sent(uid, int(message["message_id"]), int(message["date"])))
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stop.wait(), rng.uniform(0.2, 0.9))
-
-
-async def _start(judge: JudgeProcess, tg: FakeTelegram) -> None:
-    """Start the judge and wait until it polls Telegram (its imports take seconds)."""
-    calls = len(tg.calls_of("getUpdates"))
-    judge.start()
-    await tg.wait_for(lambda: len(tg.calls_of("getUpdates")) > calls, timeout=120)
-
-
-def _settled(db: Database, sent: list[Sent], game_id: int) -> bool:
-    now = datetime.now(UTC)
-    with db.transaction() as s:
-        rows = {r.external_id: r.status for r in s.exec(select(InboundMessage))}
-        # Due, or claimed (being sent); a retry a minute or more away is not waited for.
-        soon = now + timedelta(seconds=60)
-        pending = [
-            r for r in s.exec(select(OutboxRow).where(OutboxRow.state == "pending"))
-            if r.claimed_by is not None or r.next_try_at.replace(tzinfo=UTC) <= soon
-        ]  # fmt: skip
-    stored = all(rows.get(m.external_id) not in (None, "received") for m in sent)
-    return stored and not pending and not _overdue(db, game_id, timedelta(0))
-
-
-def _overdue(db: Database, game_id: int, by: timedelta) -> bool:
-    """A round of the running game whose deadline passed more than ``by`` ago."""
-    now = datetime.now(UTC)
-    with db.transaction() as s:
-        game = s.get(Game, game_id)
-        if game is None or game.status != "running":
-            return False
-        rounds = s.exec(select(Round).where(Round.game_id == game_id, Round.status == "open"))
-        return any(r.deadline.replace(tzinfo=UTC) < now - by for r in rounds)
+# the right captain his whole team (by Telegram), a right player his number 2 by mail.
+PLAYERS = [
+    Player("left", None, telegram=201, captain=True),
+    Player("left", [2], telegram=202),
+    Player("right", None, telegram=301, captain=True),
+    Player("right", [2], email="sokolov@example.ru"),
+]
 
 
 async def run_trials(
     folder: Path, trials: int, *, seed: int = 1, period: int | None = None,
-    log: Any = None,
+    log: Any = None, log_level: str = "WARNING",
+    dovecot: Dovecot | None = None, smtp: CaptureSmtp | None = None,
 ) -> TrialReport:  # fmt: skip
-    """Play a match with ``trials`` SIGKILLs of the judge; returns the figures and problems."""
+    """Play a match with ``trials`` SIGKILLs of the judge; returns the figures and
+    problems.  With ``dovecot`` and ``smtp`` one player orders by mail."""
     rng = random.Random(seed)
     period = period or max(5, trials * 7 // 25)  # about 25 rounds however many trials
-    report = TrialReport(trials, period)
+    report = TrialReport()
+    proxy = None
     async with FakeTelegram() as tg:
-        judge = _judge(tg, folder)
-        judge.upgrade()
-        db = Database(f"sqlite:///{folder / 'judge.db'}")
-        users = {uid: tg.user(uid, f"Игрок {uid}") for uid, _, _ in PLAYERS}
-        users[GM] = tg.user(GM, "Судья")
-        tg.world.started.update(users)  # they have written to the bot before
+        mail = None
+        if dovecot is not None and smtp is not None:
+            proxy = CuttingProxy(dovecot.imap_port)
+            await proxy.start()
+            mail = MailSide(dovecot, smtp, dovecot.new_user(), proxy)
+        players = PLAYERS if mail is not None else [p for p in PLAYERS if p.telegram]
+        match = Match(folder, tg, period=period, mail=mail, log_level=log_level)
         try:
-            table = await _set_up(db, period)
+            await match.set_up(lambda n: players)
             stop = asyncio.Event()
-            players = asyncio.create_task(_players(tg, users, table, report.sent, stop, rng))
+            playing = asyncio.create_task(
+                match.play(stop, rng, telegram_gap=(0.6, 2.7), mail_gap=(1.0, 3.0))
+            )
             try:
                 for i in range(trials):
                     # Killed at a random moment: mid-start (catching up), or once it
                     # polls: mid-receive, mid-resolution, mid-delivery, whatever it does.
                     if rng.random() < 0.2:
-                        judge.start()
+                        match.judge.start()
                         await asyncio.sleep(rng.uniform(0.5, 3.0))
                     else:
-                        await _start(judge, tg)
+                        await match.start()
                         await asyncio.sleep(rng.uniform(0.0, 6.0))
-                    judge.kill()
+                    match.kill()
                     if log is not None:
-                        log(f"trial {i + 1}/{trials}: killed, {len(report.sent)} messages sent")
+                        log(f"trial {i + 1}/{trials}: killed, {len(match.sent)} messages sent")
                     await asyncio.sleep(rng.uniform(0.0, 1.5))
-                await _start(judge, tg)
+                await match.start()
                 await asyncio.sleep(rng.uniform(1.0, 3.0))
             finally:
                 stop.set()
-                await players
-            # Once the judge has caught up (every update confirmed, no round overdue),
-            # the game master pauses the match, so that it can finish everything
-            # without new rounds coming due meanwhile.
-            until = time.monotonic() + 600
-            while tg.world.updates or _overdue(db, table.game_id, timedelta(seconds=3)):
-                assert judge.running, judge.log_text()[-3000:]
-                if time.monotonic() > until:
-                    report.problems.append("the judge did not catch up within 600 s")
-                    break
-                await asyncio.sleep(0.2)
-            pause = tg.send_text(users[GM], text="/pause")
-            await tg.wait_for(
-                lambda: [r for r in tg.sent_to(GM) if r.reply_to == pause["message_id"]],
-                timeout=120,
-            )
-            deadline = time.monotonic() + 600  # a busy machine starts the judge slowly
-            while not _settled(db, report.sent, table.game_id):
-                assert judge.running, judge.log_text()[-3000:]
-                if time.monotonic() > deadline:
-                    report.problems.append("the judge did not catch up within 600 s")
-                    break
-                await asyncio.sleep(0.3)
-            await asyncio.sleep(1.0)  # answers handed to Telegram and marked
-            judge.stop()
-            check(report, db, tg, table.game_id)
-            report.details = _details(db, judge)
+                await playing
+            await match.settle()
+            check(match, report)
+            report.figures = {"trials": trials, "period_s": period, **report.figures}
+            report.details = match.details()
         finally:
-            judge.kill()
-            db.dispose()
+            match.close()
+            if proxy is not None:
+                await proxy.stop()
     return report
-
-
-def _details(db: Database, judge: JudgeProcess) -> str:
-    with db.transaction() as s:
-        rounds = [
-            f"round {r.number}/{r.attempt} {r.status} opened {r.opened_at} deadline {r.deadline}"
-            f" resolved {r.resolved_at}"
-            for r in s.exec(select(Round))
-        ]
-    return "\n".join([*rounds, judge.log_text()[-6000:]])
-
-
-def _at(stamp: int) -> datetime:
-    return datetime.fromtimestamp(stamp, UTC)
-
-
-def _aware(when: datetime) -> datetime:
-    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
-
-
-def check(report: TrialReport, db: Database, tg: FakeTelegram, game_id: int) -> None:
-    """Compare the inbound record with what was sent and delivered (see the module doc)."""
-    problems = report.problems
-    with db.transaction() as s:
-        inbound = [r for r in s.exec(select(InboundMessage)) if r.channel == "telegram"]
-        rounds = list(s.exec(select(Round).where(Round.game_id == game_id)))
-        orders = list(s.exec(select(OrderRow).where(OrderRow.game_id == game_id)))
-        outbox = list(s.exec(select(OutboxRow)))
-    by_external = Counter(r.external_id for r in inbound)
-    rows = {r.external_id: r for r in inbound}
-    played = [r for r in rounds if r.status == "resolved"]
-    resolved_twice = [n for n, c in Counter(r.number for r in played).items() if c > 1]
-    live = {r.number: r for r in rounds if r.status in ("resolved", "open")}
-    deadline = {n: _aware(r.deadline) for n, r in live.items()}
-    opened = {n: _aware(r.opened_at) for n, r in live.items()}
-    filed: dict[int, set[int]] = {}
-    for o in orders:
-        if o.message_id is not None:
-            filed.setdefault(o.message_id, set()).add(o.round_number)
-    lost = misfiled = refused_in_time = not_in_round = counted = late = 0
-    answers_lost = answers_twice = 0
-    for m in report.sent:
-        if by_external[m.external_id] != 1:
-            lost += 1
-            problems.append(f"message {m.external_id} stored {by_external[m.external_id]} times")
-            continue
-        row = rows[m.external_id]
-        if row.status in ("received", "error"):
-            lost += 1
-            problems.append(f"message {m.external_id} left {row.status}")
-            continue
-        stamp = _at(m.date)
-        replies = [r for r in tg.sent_to(m.user) if r.reply_to == m.message_id]
-        if row.status != "ignored":
-            answers_lost += not replies
-            answers_twice += len(replies) > 1
-            if not replies:
-                problems.append(f"message {m.external_id} ({row.status}) never answered")
-        assert row.id is not None
-        numbers = filed.get(row.id, set())
-        # The round it was for: open when it reached Telegram (opened before that
-        # second began), its deadline still ahead.
-        due = [n for n in live if opened[n] <= stamp < deadline[n]]
-        for number in numbers:
-            earlier = deadline.get(number - 1)
-            # A round still open at the end was never played (the game master
-            # paused the match first): orders after its deadline may still count.
-            in_time = stamp < deadline[number] or live[number].status == "open"
-            if not (in_time and (earlier is None or earlier <= stamp)):
-                misfiled += 1
-                problems.append(f"message {m.external_id} at {stamp} filed for round {number}")
-                continue
-            counted += 1
-            rnd = live[number]
-            if rnd.status == "resolved":
-                played_orders = rnd.orders or {}
-                pieces = {
-                    (p["side"], p["number"]) for p in played_orders.get("players", [])
-                }  # fmt: skip
-                mine = {(o.side, o.number) for o in orders if o.message_id == row.id}
-                if not mine <= pieces:
-                    not_in_round += 1
-                    problems.append(f"message {m.external_id}: round {number} played without it")
-        text = replies[0].text if replies else ""
-        if not numbers and ("истёк" in text or "разыгран" in text):
-            late += 1
-            if due:
-                refused_in_time += 1
-                problems.append(f"message {m.external_id} at {stamp} refused as late: {text!r}")
-    results = [r for r in outbox if r.kind == "results"]
-    results_lost = results_twice = 0
-    copies: Counter[tuple[str, str]] = Counter()
-    for r in results:
-        first = r.text.splitlines()[0] if r.text else ""
-        n = sum(1 for msg in tg.sent_to(int(r.destination)) if first and first in msg.text)
-        copies[(r.destination, first)] = n
-        if r.state != "sent" or n == 0:
-            results_lost += 1
-            problems.append(f"results {r.id} to {r.destination}: {r.state}, {n} delivered")
-        results_twice += n > 1
-    if resolved_twice:
-        problems.append(f"rounds resolved twice: {resolved_twice}")
-    report.figures = {
-        "trials": report.trials,
-        "period_s": report.period,
-        "messages_sent": len(report.sent),
-        "stored": sum(1 for m in report.sent if by_external[m.external_id] == 1),
-        "lost": lost,
-        "orders_counted": counted,
-        "misfiled": misfiled,
-        "refused_late": late,
-        "refused_in_time": refused_in_time,
-        "played_without": not_in_round,
-        "rounds_resolved": len(played),
-        "resolved_twice": len(resolved_twice),
-        "reports": len(results),
-        "reports_lost": results_lost,
-        "reports_twice": results_twice,
-        "answers_lost": answers_lost,
-        "answers_twice": answers_twice,
-    }
