@@ -29,7 +29,10 @@ from .inbound import CHANNEL
 from .pacing import FloodLimits
 from .runner import TelegramRunner
 
-__all__ = ["FloodLimits", "LearnsBotName", "TelegramChannel", "TelegramRunner", "build_telegram"]
+__all__ = [
+    "FloodLimits", "LearnsBotName", "TelegramChannel", "TelegramRunner", "build_telegram",
+    "conflict_alert",
+]  # fmt: skip
 
 
 @runtime_checkable
@@ -67,7 +70,7 @@ def build_telegram(
         on_reply=on_reply,
         on_username=service.learn_bot_username if isinstance(service, LearnsBotName) else None,
         on_mark=(lambda until: marks.advance(CHANNEL, until)) if marks is not None else None,
-        on_conflict=_conflict_alert(service) if isinstance(service, WaitsForChannels) else None,
+        on_conflict=conflict_alert(service) if isinstance(service, WaitsForChannels) else None,
         clock=getattr(service, "clock", None),
     )
     if marks is not None and config.telegram.mode != "webhook":
@@ -75,12 +78,16 @@ def build_telegram(
     return runner, runner.channel
 
 
-def _conflict_alert(service: WaitsForChannels) -> Callable[[str], object]:
-    """409 from getUpdates, again and again: another judge polls with this token."""
+def conflict_alert(service: WaitsForChannels) -> Callable[[str], object]:
+    """409 from getUpdates for a while: another judge polls with this token.
+    The poller calls it once per episode (bot/telegram/poller.py)."""
+    pending: set[asyncio.Task[object]] = set()  # kept until done: a loose task may vanish
 
     def alert(error: str) -> None:
-        asyncio.get_running_loop().create_task(
+        task = asyncio.get_running_loop().create_task(
             service.alert_game_masters("gm_alert_telegram_conflict", error=error)
         )
+        pending.add(task)
+        task.add_done_callback(pending.discard)
 
     return alert

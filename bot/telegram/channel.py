@@ -6,11 +6,14 @@ the inline URL buttons), then its images (one photo, or albums of up to ten),
 its GIF as an animation and any other file as a document, all in the forum
 topic ``thread_id`` when given. The parts already sent are remembered, so a
 retry after a 429 sends only what is missing: every part arrives once.
+A text part Telegram still finds too long ("message is too long": it counts
+after its own parsing) is cut again in halves, until it goes.
 
 The outcome is a :class:`DeliveryResult`: 429 gives ``retry_after``; a user
 who blocked the bot or never started it, a chat the bot was removed from or
 that does not exist gives ``permanent`` (``reason`` names which, see
-:data:`REASONS`); a group migrated to a supergroup gives ``new_destination``.
+:data:`REASONS`); a group migrated to a supergroup gives ``new_destination``,
+and the channel sends whatever else still names the old group to the new one.
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ from bot.logging import get_logger
 from bot.service.api import Attachment, DeliveryResult, OutboxItem
 
 from .pacing import retry_after_seconds
-from .textsplit import MAX_MESSAGE, Part, split_formatted
+from .textsplit import MAX_MESSAGE, Part, resplit, split_formatted, utf16_len
 
 __all__ = [
     "REASONS",
@@ -82,6 +85,7 @@ _BAD_REQUEST_REASONS = (
 _IMAGE_TYPES = ("image/png", "image/jpeg", "image/webp")
 _ALBUM = 10
 _REMEMBERED_ITEMS = 1024
+_SHORTEST_CUT = 64  # a "too long" part shorter than this is not cut again: it is refused
 
 Diagrams = Literal["album", "animation", "both"]
 
@@ -138,6 +142,8 @@ class _Part:
 
     label: str
     send: Callable[[int | str], Awaitable[object]]
+    # The same part in smaller pieces, for a text Telegram finds too long.
+    smaller: Callable[[], list[_Part]] | None = None
 
 
 class TelegramChannel:
@@ -150,6 +156,9 @@ class TelegramChannel:
         self.diagrams = diagrams
         # (item id, destination) -> labels of the parts already delivered.
         self._progress: OrderedDict[tuple[int, str], set[str]] = OrderedDict()
+        # Groups that became supergroups: old id -> new. The outbox moves its rows
+        # too, but items of a batch already claimed still name the old chat.
+        self._migrated: OrderedDict[str, str] = OrderedDict()
 
     async def deliver(self, item: OutboxItem) -> DeliveryResult:
         key = (item.id, item.destination)
@@ -158,13 +167,15 @@ class TelegramChannel:
         while len(self._progress) > _REMEMBERED_ITEMS:
             self._progress.popitem(last=False)
         try:
-            chat = chat_ref(item.destination)
+            chat = chat_ref(self._migrated.get(item.destination, item.destination))
             for part in self._parts(item):
-                if part.label not in done:
-                    await part.send(chat)
-                    done.add(part.label)
+                await self._send(part, chat, done)
         except TelegramError as exc:
             result = classify_error(exc)
+            if result.new_destination:
+                self._migrated[item.destination] = result.new_destination
+                while len(self._migrated) > _REMEMBERED_ITEMS:
+                    self._migrated.popitem(last=False)
             if result.permanent or result.new_destination:
                 self._progress.pop(key, None)
             log.info(
@@ -182,6 +193,24 @@ class TelegramChannel:
             return DeliveryResult(ok=False, permanent=True, reason=f"bad_request: {exc}")
         self._progress.pop(key, None)
         return DeliveryResult(ok=True)
+
+    async def _send(self, part: _Part, chat: int | str, done: set[str]) -> None:
+        if part.label in done:
+            return
+        begun = any(label.startswith(part.label + ".") for label in done)
+        if not begun:  # pieces of it went already: go on with them, not with the whole
+            try:
+                await part.send(chat)
+            except BadRequest as exc:
+                if not _too_long(exc) or part.smaller is None or not part.smaller():
+                    raise
+                log.warning("telegram: message too long, sent in pieces", part=part.label)
+                begun = True
+        if begun:
+            assert part.smaller is not None
+            for piece in part.smaller():
+                await self._send(piece, chat, done)
+        done.add(part.label)
 
     def _username(self) -> str | None:
         try:
@@ -259,6 +288,23 @@ class TelegramChannel:
         text, ranges = part
         entities = [MessageEntity(MessageEntity.PRE, offset, length) for offset, length in ranges]
 
+        def smaller() -> list[_Part]:
+            size = utf16_len(text)
+            if size < _SHORTEST_CUT:
+                return []
+            pieces = resplit(part, size // 2 + 1)
+            last = len(pieces) - 1
+            return [
+                self._text_part(
+                    f"{label}.{index}",
+                    piece,
+                    thread,
+                    reply if index == 0 else None,
+                    markup if index == last else None,
+                )
+                for index, piece in enumerate(pieces)
+            ]
+
         async def send(chat: int | str) -> object:
             return await self.bot.send_message(
                 chat,
@@ -269,7 +315,7 @@ class TelegramChannel:
                 reply_markup=markup,
             )
 
-        return _Part(label, send)
+        return _Part(label, send, smaller)
 
     def _images_part(
         self,
@@ -320,6 +366,11 @@ class TelegramChannel:
             )
 
         return _Part(label, send)
+
+
+def _too_long(exc: BadRequest) -> bool:
+    lowered = exc.message.lower()
+    return "too long" in lowered and "caption" not in lowered
 
 
 def _sort_attachments(

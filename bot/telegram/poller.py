@@ -19,6 +19,15 @@ A cancelled ``getUpdates`` confirms nothing, so the poller may abandon one at
 any time: :meth:`UpdatePoller.refresh` does that to start a fresh call at
 once when the deadline watermark asks for it.
 
+**Faults.** A 429 waits its ``retry_after``; a 5xx, a timeout or a dropped
+connection waits a backoff (``backoff_initial`` doubling to ``backoff_max``)
+and asks again with the same offset, so nothing is lost and nothing is read
+twice. 409 Conflict means another process polls with this token (or a
+webhook is set): the poller keeps trying, and when conflicts have gone on
+for ``conflict_alert_after`` seconds the game masters are told, once per
+episode (an episode ends after ``conflict_quiet`` seconds without one; the
+other process's polls succeed between ours, so a success does not end it).
+
 **Read until.** A call started at time *T* that returned fewer than ``limit``
 updates has returned everything that reached Telegram before *T*; once all of
 them are handled (not only stored: their orders are filed), the poller has
@@ -115,6 +124,8 @@ class UpdatePoller:
         backoff_initial: float = 1.0,
         backoff_max: float = 30.0,
         max_attempts: int = 5,
+        conflict_alert_after: float = 60.0,
+        conflict_quiet: float = 600.0,
     ) -> None:
         self._bot = bot
         self._queue = queue
@@ -134,11 +145,17 @@ class UpdatePoller:
         self._fetching_since: datetime | None = None
         self._refresh = asyncio.Event()
         self._quick = False
-        self._conflicts = 0
+        self._conflict_alert_after = conflict_alert_after
+        self._conflict_quiet = conflict_quiet
+        self._conflict_since: datetime | None = None  # first 409 of the episode
+        self._conflict_last: datetime | None = None
+        self._conflict_told = False
         self.read_until: datetime | None = None
         # Counters for tests and logs.
         self.calls = 0
         self.given_up = 0
+        self.conflicts = 0
+        self.failures = 0  # failed calls of any kind (429, 5xx, timeouts, 409)
 
     # ------------------------------------------------------------ control
     def refresh(self, after: datetime) -> None:
@@ -158,15 +175,18 @@ class UpdatePoller:
                 except InvalidToken:
                     raise
                 except RetryAfter as exc:
+                    self.failures += 1
                     wait = exc.retry_after
                     seconds = wait if isinstance(wait, int | float) else wait.total_seconds()
                     log.warning("telegram getUpdates: too many requests", retry_after=seconds)
                     await asyncio.sleep(seconds)
                     continue
                 except Conflict as exc:
+                    self.failures += 1
                     self._conflict(str(exc))
                     retry = True
                 except (TelegramError, OSError) as exc:
+                    self.failures += 1
                     log.warning("telegram getUpdates failed", error=repr(exc), delay=delay)
                     retry = True
                 if retry:
@@ -174,16 +194,36 @@ class UpdatePoller:
                     delay = min(self._backoff_max, delay * 2)
                 else:
                     delay = self._backoff_initial
-                    self._conflicts = 0
+                    self._conflict_over()
         finally:
             self._tracker.forget()
 
     def _conflict(self, error: str) -> None:
         """409: another process polls with this token (or a webhook is set)."""
-        self._conflicts += 1
-        log.error("telegram getUpdates conflict: another instance is polling", error=error)
-        if self._conflicts == 3 and self._on_conflict is not None:
-            self._on_conflict(error)  # told once per run of conflicts, not every retry
+        now = self._clock.now()
+        self.conflicts += 1
+        last = self._conflict_last
+        if last is None or (now - last).total_seconds() > self._conflict_quiet:
+            self._conflict_since, self._conflict_told = now, False
+        self._conflict_last = now
+        since = self._conflict_since or now
+        lasting = (now - since).total_seconds()
+        log.warning(
+            "telegram getUpdates conflict: another instance is polling", error=error,
+            lasting=round(lasting, 1),
+        )  # fmt: skip
+        if not self._conflict_told and lasting >= self._conflict_alert_after:
+            self._conflict_told = True
+            log.error("telegram getUpdates conflict persists", error=error, since=since)
+            if self._on_conflict is not None:
+                self._on_conflict(error)  # once per episode, not every retry
+
+    def _conflict_over(self) -> None:
+        last = self._conflict_last
+        if last is not None and (self._clock.now() - last).total_seconds() > self._conflict_quiet:
+            log.info("telegram getUpdates conflict over", since=self._conflict_since)
+            self._conflict_since = self._conflict_last = None
+            self._conflict_told = False
 
     # ------------------------------------------------------------ one call
     async def poll_once(self) -> bool:

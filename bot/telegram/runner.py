@@ -120,6 +120,10 @@ class TelegramRunner:
         on_mark: Callable[[datetime], object] | None = None,
         on_conflict: Callable[[str], object] | None = None,
         clock: Clock | None = None,
+        read_timeout: float = 5.0,
+        poll_read_timeout: float = 5.0,
+        poll_backoff: tuple[float, float] = (1.0, 30.0),
+        conflict_alert_after: float = 60.0,
     ) -> None:
         if config.token is None or not config.token.get_secret_value().strip():
             raise ValueError("telegram.token is required to run the bot")
@@ -147,6 +151,11 @@ class TelegramRunner:
             .update_queue(self.processor.queue)
             .concurrent_updates(self.processor)
             .job_queue(None)
+            # How long an answer may take (PTB's default, 5 s): past it the request
+            # counts as failed (a message may still have gone: docs/telegram.md §8);
+            # getUpdates waits its long poll on top of poll_read_timeout.
+            .read_timeout(read_timeout)
+            .get_updates_read_timeout(poll_read_timeout)
         )
         if config.mode != "webhook":
             builder = builder.updater(None)  # our poller, not PTB's (see the module doc)
@@ -171,6 +180,9 @@ class TelegramRunner:
             clock=clock,
             on_mark=on_mark,
             on_conflict=on_conflict,
+            backoff_initial=poll_backoff[0],
+            backoff_max=poll_backoff[1],
+            conflict_alert_after=conflict_alert_after,
         )
         self._polling: asyncio.Task[None] | None = None
 

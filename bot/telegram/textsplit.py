@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from bot.service import textblocks as blocks
 
-__all__ = ["MAX_CAPTION", "MAX_MESSAGE", "Part", "split_formatted", "split_text", "utf16_len"]
+__all__ = [
+    "MAX_CAPTION", "MAX_MESSAGE", "Part", "resplit", "split_formatted", "split_text", "utf16_len",
+]  # fmt: skip
 
 # A message to send: its text and its preformatted ranges (offset, length in
 # UTF-16 units, as Telegram's entities count).
@@ -117,3 +119,23 @@ def _with_ranges(part: list[tuple[str, bool]]) -> Part:
     if start is not None:
         ranges.append((start, end - start))
     return "\n".join(line for line, _ in part), tuple(r for r in ranges if r[1] > 0)
+
+
+def resplit(part: Part, limit: int) -> list[Part]:
+    """``part`` cut again at a smaller ``limit`` (Telegram found it too long after
+    all), its preformatted ranges kept: they become marks again, then are split."""
+    text, ranges = part
+    lines = text.split("\n")
+    fixed = []
+    offset = 0
+    for line in lines:
+        fixed.append(any(start <= offset < start + length for start, length in ranges))
+        offset += utf16_len(line) + 1
+    marked = []
+    for index, line in enumerate(lines):
+        opens = fixed[index] and (index == 0 or not fixed[index - 1])
+        closes = fixed[index] and (index == len(lines) - 1 or not fixed[index + 1])
+        marked.append(
+            (blocks.PRE_OPEN if opens else "") + line + (blocks.PRE_CLOSE if closes else "")
+        )
+    return split_formatted("\n".join(marked), limit)

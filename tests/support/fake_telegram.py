@@ -17,6 +17,13 @@ Usage::
         tg.send_media(alice, kind="photo", caption="Иванов: 12")
         tg.fail_next("sendMessage", times=1, retry_after=1)
         sent = await tg.wait_sent(alice, 1)
+
+Faults (:meth:`FakeTelegram.fail_next_with`) are the next calls' answers:
+an :class:`ApiError` (the real API's error JSON), :class:`Raw` (a proxy's
+own page, e.g. an HTML 502), :class:`Stall` (no answer until the client gives
+up: its read timeout) and :class:`Drop` (the connection closed without an
+answer); the last two may first do the call (``accept``), as when Telegram
+took a message and the answer was lost on the way.
 """
 
 from __future__ import annotations
@@ -45,10 +52,15 @@ from support.fake_telegram_world import (
 __all__ = [
     "ApiError",
     "Call",
+    "Drop",
     "FakeChat",
     "FakeTelegram",
     "FakeUser",
+    "Fault",
+    "Raw",
     "SentMessage",
+    "Serve",
+    "Stall",
     "UploadedFile",
     "World",
 ]
@@ -66,6 +78,51 @@ class Call:
     files: tuple[str, ...]
     status: int = 200
     at: float = field(default_factory=time.monotonic)
+    served: tuple[int, ...] = ()  # getUpdates answered: the update ids it handed out
+    lost: tuple[int, ...] = ()  # getUpdates stalled or dropped: the ids it had for the bot
+
+
+@dataclass(frozen=True)
+class Stall:
+    """No answer until the client gives up (its read timeout closes the connection).
+    ``accept``: the call is done first, so its effect stays (a message sent, updates
+    handed out) though the client never hears of it. ``with_updates`` (getUpdates):
+    the long poll goes on until it has updates to hand out."""
+
+    accept: bool = False
+    with_updates: bool = False
+
+
+@dataclass(frozen=True)
+class Drop:
+    """The server closes the connection without an answer; ``accept`` as for
+    :class:`Stall` (for getUpdates: after the long poll, mid-wait)."""
+
+    accept: bool = True
+    with_updates: bool = False
+
+
+@dataclass(frozen=True)
+class Serve:
+    """An ordinary answer, in the queue of faults to order them: "this call goes
+    through, the next ones fail". ``with_updates`` as for :class:`Stall`."""
+
+    with_updates: bool = True
+
+    accept = True
+
+
+@dataclass(frozen=True)
+class Raw:
+    """An answer that is not the Bot API's JSON: a proxy's error page."""
+
+    status: int
+    body: str = "<html><head><title>502 Bad Gateway</title></head></html>"
+    content_type: str = "text/html"
+
+
+Fault = ApiError | Stall | Drop | Serve | Raw
+_STALL_LIMIT = 300.0  # seconds: a stalled request the client never gives up on ends here
 
 
 class FakeTelegram:
@@ -76,7 +133,8 @@ class FakeTelegram:
         self.world = World(token, bot_username)
         self.api = BotApi(self.world)
         self.calls: list[Call] = []
-        self._faults: dict[str, deque[ApiError]] = {}
+        self.abandoned = 0  # requests left without an answer (Stall, Drop)
+        self._faults: dict[str, deque[Fault]] = {}
         self._runner: web.AppRunner | None = None
         self._port = 0
         self._pusher: asyncio.Task[None] | None = None
@@ -160,19 +218,54 @@ class FakeTelegram:
                 raise ApiError(401, "Unauthorized")
             self.calls.append(call)
             fault = self._next_fault(method)
-            if fault is not None:
+            if isinstance(fault, ApiError):
                 raise fault
-            if method.lower() == "getupdates":
-                result = await self._get_updates(params)
-            else:
-                result = self.api.call(method, params)
+            if isinstance(fault, Raw):
+                call.status = fault.status
+                return web.Response(
+                    status=fault.status, text=fault.body, content_type=fault.content_type
+                )
+            if fault is None or fault.accept:
+                if method.lower() == "getupdates":
+                    result = await self._get_updates(params)
+                    deadline = time.monotonic() + _STALL_LIMIT
+                    while fault is not None and fault.with_updates and not result:
+                        if time.monotonic() > deadline:
+                            break
+                        await self.world.wait_change(0.5)
+                        result = await self._get_updates(params)
+                else:
+                    result = self.api.call(method, params)
+            if isinstance(fault, Stall | Drop):
+                call.status = 0  # no answer
+                if method.lower() == "getupdates" and fault.accept:
+                    call.lost = tuple(u["update_id"] for u in result)
+                await self._no_answer(request, fault)
+                return web.Response(status=504)  # nobody reads it any more
         except ApiError as exc:
             call.status = exc.status
             return self._answer(exc.status, exc.body())
         except (ValueError, UnicodeDecodeError):
             call.status = 400
             return self._answer(400, ApiError(400, "Bad Request: invalid request body").body())
+        if method.lower() == "getupdates":
+            call.served = tuple(u["update_id"] for u in result)
         return self._answer(200, {"ok": True, "result": result})
+
+    async def _no_answer(self, request: web.Request, fault: Stall | Drop) -> None:
+        """Hold the request until the client has gone (Stall), or hang up (Drop)."""
+        transport = request.transport
+        if isinstance(fault, Drop):
+            if transport is not None:
+                transport.close()
+        else:
+            deadline = time.monotonic() + _STALL_LIMIT
+            while request.transport is not None and not request.transport.is_closing():
+                if time.monotonic() > deadline:
+                    break
+                await asyncio.sleep(0.02)
+        self.abandoned += 1
+        self.world.touch()
 
     async def _handle_file(self, request: web.Request) -> web.Response:
         if request.match_info["token"] != self.token:
@@ -237,13 +330,21 @@ class FakeTelegram:
         )
         self.fail_next_with(method, error, times=times)
 
-    def fail_next_with(self, method: str, error: ApiError, *, times: int = 1) -> None:
+    def fail_next_with(self, method: str, error: Fault, *, times: int = 1) -> None:
         """The next ``times`` calls of ``method`` answer ``error``."""
         self._faults.setdefault(method.lower(), deque()).extend([error] * times)
 
-    def _next_fault(self, method: str) -> ApiError | None:
+    def faults_left(self, method: str) -> int:
+        """Faults queued for ``method`` that no call has met yet."""
+        return len(self._faults.get(method.lower(), ()))
+
+    def _next_fault(self, method: str) -> Fault | None:
         queue = self._faults.get(method.lower())
-        return queue.popleft() if queue else None
+        if not queue:
+            return None
+        fault = queue.popleft()
+        self.world.touch()  # whoever waits for the fault to be met
+        return fault
 
     # ------------------------------------------------------------------ people
     def user(

@@ -21,7 +21,7 @@ from sqlmodel import select
 
 from bot.config import TelegramConfig
 from bot.service import GameService, OutboxWorker, RenderReporter, ServiceSettings
-from bot.telegram import FloodLimits, TelegramRunner
+from bot.telegram import FloodLimits, TelegramRunner, conflict_alert
 from engine.ruleset import load_ruleset
 from engine.setup import new_match
 from storage.models import OutboxRow
@@ -162,14 +162,19 @@ async def judge(
     *,
     limits: FloodLimits | None = None,
     idle_sleep: float = 2.0,
+    settings: dict[str, Any] | None = None,
+    **runner_kw: Any,
 ) -> AsyncIterator[Judge]:
-    """The whole judge on a fresh SQLite database, talking to ``tg``."""
+    """The whole judge on a fresh SQLite database, talking to ``tg``; ``settings``
+    and ``runner_kw`` go to :class:`ServiceSettings` and :class:`TelegramRunner`."""
     gm = tg.user(GM_ID, "Судья", "referee")
     league = tg.channel("Лига Драконбола", "db_league")
-    settings = ServiceSettings(gm_telegram_ids=frozenset({GM_ID}), channel_chat="@db_league")
+    service_settings = ServiceSettings(
+        gm_telegram_ids=frozenset({GM_ID}), channel_chat="@db_league", **(settings or {})
+    )
     with temporary_database("sqlite", folder) as db:
         clock = ShiftedClock()
-        service = GameService(db, settings, reporter=RenderReporter(), clock=clock)
+        service = GameService(db, service_settings, reporter=RenderReporter(), clock=clock)
         config = TelegramConfig(enabled=True, token=SecretStr(tg.token), base_url=tg.base_url)
         runner = TelegramRunner(
             config,
@@ -178,6 +183,8 @@ async def judge(
             limits=limits or FloodLimits.unlimited(),
             poll_timeout=1,
             on_username=service.learn_bot_username,  # as build_telegram does
+            on_conflict=conflict_alert(service),  # likewise
+            **runner_kw,
         )
         worker = OutboxWorker(service, {"telegram": runner.channel}, clock, idle_sleep=idle_sleep)
         service.listeners.append(worker.wake)  # as bot/app.py does

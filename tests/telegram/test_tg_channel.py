@@ -164,6 +164,10 @@ async def test_a_migrated_group_names_its_new_id(
     assert result.new_destination == str(supergroup.id)
     assert (await channel.deliver(item(result.new_destination, "приказы приняты"))).ok
     assert tg.texts(supergroup) == ["приказы приняты"]
+    # Another item still naming the old group (claimed before the move) goes to the new one.
+    assert (await channel.deliver(item(team.id, "срок: 21:00", id=2))).ok
+    assert tg.texts(supergroup) == ["приказы приняты", "срок: 21:00"]
+    assert len([c for c in tg.calls_of("sendMessage") if c.status == 400]) == 1
 
 
 async def test_other_errors_are_retried_later(tg: FakeTelegram, channel: TelegramChannel) -> None:

@@ -86,3 +86,22 @@ def test_a_block_cut_between_two_messages_stays_preformatted_in_both() -> None:
         "конец",
     ]
     assert split_formatted("plain\ntext") == [("plain\ntext", ())]
+
+
+def test_a_part_cut_again_keeps_its_text_and_its_blocks() -> None:
+    from bot.telegram.textsplit import resplit, split_formatted
+
+    sheet = "\n".join(f"Иванов: {cell} в2" for cell in range(1, 30))
+    [part] = split_formatted("Лист:\n" + _block(sheet) + "\nконец\n" + _block("x y"))
+    smaller = resplit(part, 120)
+    assert len(smaller) > 2
+    assert all(utf16_len(text) <= 120 for text, _ in smaller)
+    assert "\n".join(text for text, _ in smaller) == part[0]
+    fixed = [
+        line
+        for text, ranges in smaller
+        for offset, length in ranges
+        for line in text[offset : offset + length].split("\n")
+    ]
+    assert fixed == [*sheet.split("\n"), "x y"]  # no emoji here: offsets are indices
+    assert resplit(("plain", ()), 100) == [("plain", ())]
