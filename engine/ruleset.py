@@ -332,7 +332,9 @@ def ruleset_versions(data: dict[str, Any]) -> tuple[int, ...]:
 
 def at_version(data: dict[str, Any], version: int | None) -> dict[str, Any]:
     """The document as version ``version`` played it: ``[history.N]`` maps
-    dotted keys ("passes.flight") to the values version N had."""
+    dotted keys ("passes.flight") to the values version N had; its
+    ``added_later`` lists the keys a later version added, which version N had
+    not (so its data, and the digest its rounds recorded, stay as they were)."""
     current = data.get("version")
     out = {k: v for k, v in data.items() if k != "history"}
     if version is None or version == current:
@@ -343,7 +345,11 @@ def at_version(data: dict[str, Any], version: int | None) -> dict[str, Any]:
         name = data.get("name", "?")
         raise RulesetError(f"ruleset {name} has no version {version}")
     out = copy.deepcopy(out)
-    for dotted, value in overlay.items():
+    added = overlay.get("added_later", [])
+    if not isinstance(added, list) or not all(isinstance(k, str) for k in added):
+        raise RulesetError(f"ruleset key history.{version}.added_later: expected a list of keys")
+    changes = [(k, v, False) for k, v in overlay.items() if k != "added_later"]
+    for dotted, value, drop in [*changes, *((k, None, True) for k in added)]:
         *path, last = dotted.split(".")
         table: Any = out
         for part in path:
@@ -352,7 +358,10 @@ def at_version(data: dict[str, Any], version: int | None) -> dict[str, Any]:
                 raise RulesetError(f"ruleset key history.{version}.{dotted}: no such table")
         if last not in table:
             raise RulesetError(f"ruleset key history.{version}.{dotted}: no such key")
-        table[last] = value
+        if drop:
+            del table[last]
+        else:
+            table[last] = value
     out["version"] = version
     return out
 
@@ -532,9 +541,26 @@ def parse_ruleset(data: dict[str, Any], version: int | None = None) -> Ruleset:
         steps=_steps(root),
         extra=data.get("variant"),
     )
+    _check_variant(data.get("variant"))
     if field.shape == "hex":
         _check_positions(ruleset)
     return ruleset
+
+
+# The [variant] settings that choose between rulings (the rest are numbers and
+# zones the 001 steps read as they are).
+_VARIANT_CHOICES: Final = {
+    "own_cell_catch": ("any_height", "within_own_height"),
+    "penalties": ("classic", "none"),
+}
+
+
+def _check_variant(extra: Any) -> None:
+    if not isinstance(extra, dict):
+        return
+    for key, allowed in _VARIANT_CHOICES.items():
+        if key in extra and extra[key] not in allowed:
+            raise RulesetError(f"ruleset key variant.{key}: expected one of {', '.join(allowed)}")
 
 
 def _steps(root: _Reader) -> tuple[str, ...]:

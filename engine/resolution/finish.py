@@ -7,13 +7,13 @@ from collections.abc import Callable
 from ..events import Kind
 from .context import Tick
 
-__all__ = ["close_tick", "end_of_tick"]
+__all__ = ["close_tick", "end_of_tick", "record_warnings"]
 
 
 def end_of_tick(t: Tick) -> None:
     """Checks 1, 2 and 4 of §1 after every tick and the round limit after the
     round's last tick; moves the state on to the next round."""
-    close_tick(t, 7, _ended(t), _warnings)
+    close_tick(t, 7, _ended(t), record_warnings)
 
 
 def close_tick(
@@ -61,7 +61,7 @@ def _ended(t: Tick) -> str | None:
     return None
 
 
-def _warnings(t: Tick, step: int) -> None:
+def record_warnings(t: Tick, step: int) -> None:
     """§10: the game master's warnings of this round are recorded when it
     ends, so a penalty in the next round finds them (and none in this one)."""
     for warning in t.orders.warnings:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from ..events import Kind
-from ..geometry import SIDES, Side
+from ..geometry import SIDES, Direction, Side
 from ..state import effect_names
 from .context import Tick
 from .geo import on_field_directions
 from .work import WBall, WPlayer, WTeam
 
-__all__ = ["start_of_tick", "substitution_problem", "warned"]
+__all__ = ["penalties", "start_of_tick", "substitution_problem", "warned"]
 
 LASTING = ("daze", "sneeze")
 
@@ -20,7 +22,7 @@ def start_of_tick(t: Tick) -> None:
         for s in t.orders.substitutions:
             _substitute(t, s.side, s.out_number, s.in_number)
     _effects(t)
-    _penalties(t)
+    penalties(t)
 
 
 def substitution_problem(out_p: WPlayer | None, in_p: WPlayer | None, round_: int) -> str | None:
@@ -83,10 +85,14 @@ def _effects(t: Tick) -> None:
         d.pending = []
 
 
-def _penalties(t: Tick) -> None:
+def penalties(
+    t: Tick, directions: Callable[[int], Sequence[Direction]] = on_field_directions
+) -> None:
     """§10: the lowest-value ball the team holds is thrown in at the centre,
     one a tick: at the penalty's tick and, with ``penalty.every_held_ball``,
-    at every later tick of the round while the team still holds a ball."""
+    at every later tick of the round while the team still holds a ball.
+    ``directions``: the courses a thrown-in ball may take on the field (the
+    second edition's square field passes its own)."""
     rules = t.rules
     if not rules.penalty_every_held_ball:
         done: dict[Side, int] = {}
@@ -94,7 +100,7 @@ def _penalties(t: Tick) -> None:
             if pen.tick != t.tick or done.get(pen.side, 0) >= rules.max_throw_ins_per_tick:
                 continue
             done[pen.side] = done.get(pen.side, 0) + 1
-            _throw_in(t, pen.side, announce_nothing=True)
+            _throw_in(t, pen.side, directions, announce_nothing=True)
         return
     for side in SIDES:
         ticks = [pen.tick for pen in t.orders.penalties if pen.side == side]
@@ -106,7 +112,7 @@ def _penalties(t: Tick) -> None:
                 t.emit(0, Kind.PENALTY_REFUSED, {"side": side, "reason": "no_warning"})
             continue
         for _ in range(rules.max_throw_ins_per_tick):
-            if not _throw_in(t, side, announce_nothing=first):
+            if not _throw_in(t, side, directions, announce_nothing=first):
                 break
             first = False
 
@@ -119,7 +125,13 @@ def warned(team: WTeam, round_: int) -> bool:
     return team.warned_round == round_ - 1
 
 
-def _throw_in(t: Tick, side: Side, *, announce_nothing: bool) -> bool:
+def _throw_in(
+    t: Tick,
+    side: Side,
+    directions: Callable[[int], Sequence[Direction]],
+    *,
+    announce_nothing: bool,
+) -> bool:
     """Throw in the team's lowest-value held ball; False if it holds none."""
     rules = t.rules
     held = [b for p in t.w.players if p.side == side for b in p.balls]
@@ -136,6 +148,7 @@ def _throw_in(t: Tick, side: Side, *, announce_nothing: bool) -> bool:
     ball.cell = rules.throw_in_cell
     ball.catchable = False
     ball.released = True
+    ball.thrown_in = True
     ball.pass_ticks_left = 0
     roll_h, height = t.pick(
         0,
@@ -152,7 +165,7 @@ def _throw_in(t: Tick, side: Side, *, announce_nothing: bool) -> bool:
         roll_h,
     )
     ball.height = height
-    ball.direction = t.random_direction(0, ball, on_field_directions(ball.cell))
+    ball.direction = t.random_direction(0, ball, directions(ball.cell))
     t.emit(
         0,
         Kind.PENALTY_THROW_IN,

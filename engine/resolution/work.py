@@ -103,6 +103,7 @@ class WBall:
         "released",
         "passed",
         "danger_checked",
+        "thrown_in",
     )
 
     def __init__(self, b: BallState, value: int, rank: int) -> None:
@@ -125,6 +126,7 @@ class WBall:
         self.released = False
         self.passed = False
         self.danger_checked = False
+        self.thrown_in = False  # §10: thrown in at step 0 of this tick
 
 
 class WDragon:
@@ -269,6 +271,7 @@ def reset_tick_flags(w: Work) -> None:
         b.released = False
         b.passed = False
         b.danger_checked = False
+        b.thrown_in = False
     for d in w.dragons:
         d.fire = None
         d.fire_set = frozenset()

@@ -68,7 +68,11 @@ async def test_a_game_of_the_second_edition_sends_its_own_rule_book(
     en = await table.say(301, "/rules")
     await worker.drain("telegram")
     assert ru.status == en.status == "ok"
-    assert "второе издание правил (001), на квадратном поле (variant-001, версия 1)" in ru.text
+    version = load_ruleset("variant-001").version
+    assert (
+        f"второе издание правил (001), на квадратном поле (variant-001, версия {version})"
+        in ru.text
+    )
     assert "Поле квадратное, 13 × 17 клеток." in ru.text
     assert "The field is square, 13 × 17 cells." in en.text
     for reply in (ru, en):  # not the classic book's mouth

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from support.service_table import FIRST_DEADLINE, GM, make_table
 
+from engine.ruleset import load_ruleset
 from storage.db import Database
 
 
@@ -20,7 +21,11 @@ async def test_a_game_of_the_second_edition_names_it_and_plays(sqlite_db: Databa
     assert (await table.say(201, f"/start {code}")).status == "ok"
     assert (await table.say(GM, "/startgame")).status == "ok"
     ru = await table.say(201, "/rules")
-    assert "второе издание правил (001), на квадратном поле (variant-001, версия 1)" in ru.text
+    version = load_ruleset("variant-001").version
+    assert (
+        f"второе издание правил (001), на квадратном поле (variant-001, версия {version})"
+        in ru.text
+    )
     await table.clock.set(FIRST_DEADLINE)
     await table.service.resolve_due()
     reports = [r.text for r in table.outbox(kind="results")]

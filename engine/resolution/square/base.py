@@ -24,6 +24,7 @@ __all__ = [
     "player_order",
     "steal_reach",
     "var",
+    "var_or",
 ]
 
 
@@ -37,6 +38,14 @@ def var(t: Tick, key: str) -> Any:
     extra = t.rules.extra
     assert isinstance(extra, dict), "a ruleset playing the 001 steps needs its [variant] table"
     return extra[key]
+
+
+def var_or(t: Tick, key: str, default: Any) -> Any:
+    """A [variant] setting a later version added: a version that has not the
+    key (``added_later`` in its history) plays by ``default``."""
+    extra = t.rules.extra
+    assert isinstance(extra, dict), "a ruleset playing the 001 steps needs its [variant] table"
+    return extra.get(key, default)
 
 
 def abs_tick(t: Tick) -> int:

@@ -138,8 +138,8 @@ def _turn_zone(t: Tick, d: WDragon, before: set[int], old_head: int) -> None:
 def sq_balls_fly(t: Tick) -> None:
     f = field_of(t)
     for b in t.w.balls:
-        if b.status != "free" or b.cell is None:
-            continue
+        if b.status != "free" or b.cell is None or b.thrown_in:
+            continue  # a penalty's ball sits at the centre its first tick (classic §10)
         start = b.cell
         if b.pass_to is not None:
             # 001: an unenchanted throw keeps the course it was given for one tick

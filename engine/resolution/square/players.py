@@ -8,7 +8,7 @@ from ...state import other_side
 from ..contact import catch_roll
 from ..context import Tick, player_label
 from ..work import WBall, WPlayer
-from .base import active, field_of, steal_reach, var
+from .base import active, field_of, steal_reach, var, var_or
 from .outcomes import fall, take
 
 __all__ = ["sq_catch_free", "sq_collisions", "sq_steals"]
@@ -96,6 +96,9 @@ def sq_catch_free(t: Tick) -> None:
     поймать»); an enchanted pass needs its counter-spell (step 6)."""
     f = field_of(t)
     c = t.rules.catch
+    # Version 1 let a player catch on his cell only within his own height of
+    # the ball (a slip: at height 1 not a ball at 3, at 3 one at 1).
+    any_height = var_or(t, "own_cell_catch", "within_own_height") == "any_height"
     for p in sorted(active(t), key=lambda x: player_label(x.side, x.number)):
         o = p.order
         if o is None or not isinstance(o.action, Catch) or p.out_this_tick:
@@ -114,7 +117,7 @@ def sq_catch_free(t: Tick) -> None:
             if dist == 0 and b.height == p.height:
                 prob = c.second_same_cell_same_height if second else c.first_same_cell_same_height
                 where = "same_cell_same_height"
-            elif dist == 0 and abs(b.height - p.height) <= p.height:
+            elif dist == 0 and (any_height or abs(b.height - p.height) <= p.height):
                 prob = c.second_same_cell_other_height if second else c.first_same_cell_other_height
                 where = "same_cell_other_height"
             elif dist == 1 and abs(b.height - p.height) <= c.adjacent_max_height_diff:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from ...events import Kind
 from ..context import Tick
-from ..finish import close_tick
+from ..finish import close_tick, record_warnings
+from ..start import penalties
+from .base import on_field, var_or
 
 __all__ = ["sq_end", "sq_start"]
 
@@ -40,12 +42,20 @@ def sq_start(t: Tick) -> None:
                     "ordered": False,
                 },
             )
+    if _classic_penalties(t):
+        penalties(t, lambda cell: on_field(t, cell))
+
+
+def _classic_penalties(t: Tick) -> bool:
+    """001 is silent on penalties: the classic §10 (version 1: accepted, and
+    nothing happened)."""
+    return bool(var_or(t, "penalties", "none") == "classic")
 
 
 def sq_end(t: Tick) -> None:
     """001's end: 1. the yellow ball scored; 2. every player out of the game;
     3. every ball scored or burnt — and the classic last round."""
-    close_tick(t, 11, _end_reason(t))
+    close_tick(t, 11, _end_reason(t), record_warnings if _classic_penalties(t) else None)
 
 
 def _end_reason(t: Tick) -> str | None:
