@@ -87,6 +87,10 @@ class MailUser:
         return sorted(p for sub in ("new", "cur") for p in (base / sub).glob("*") if p.is_file())
 
 
+class _EarlyExit(RuntimeError):
+    """Dovecot exited as it started (its ports taken, most often)."""
+
+
 class Dovecot:
     """A Dovecot server for one test session; call :meth:`start`, then :meth:`stop`."""
 
@@ -154,8 +158,22 @@ service lmtp {{
             os.chown(user.home, NOBODY, NOBODY)
             lines.append(f"{user.name}:{{PLAIN}}{user.password}:{NOBODY}:{NOBODY}::{user.home}::")
         (self.root / "users").write_text("\n".join(lines) + "\n")
-        (self.root / "dovecot.conf").write_text(self._config())
-        self._launch()
+        # A port free_port() saw free may be taken by another socket (a client's
+        # ephemeral port) before Dovecot binds it: then Dovecot exits at once, and
+        # a first start simply tries other ports.
+        for attempt in range(5):
+            (self.root / "dovecot.conf").write_text(self._config())
+            try:
+                self._launch()
+                return
+            except _EarlyExit:
+                if attempt == 4:
+                    raise
+                self.imap_port, self.imaps_port, self.lmtp_port = (
+                    free_port(),
+                    free_port(),
+                    free_port(),
+                )
 
     def _launch(self) -> None:
         self._process = subprocess.Popen(
@@ -167,7 +185,11 @@ service lmtp {{
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self._process.poll() is not None:
-                raise RuntimeError(f"dovecot exited: {self.log()[-2000:]}")
+                process, self._process = self._process, None
+                stderr = process.stderr.read().decode(errors="replace") if process.stderr else ""
+                if process.stderr is not None:
+                    process.stderr.close()
+                raise _EarlyExit(f"dovecot exited: {stderr[-1000:]} {self.log()[-1000:]}")
             if all(_listening(port) for port in (self.imap_port, self.imaps_port, self.lmtp_port)):
                 return
             time.sleep(0.02)
@@ -197,8 +219,16 @@ service lmtp {{
             time.sleep(0.02)
 
     def resume(self) -> None:
-        """Start again after :meth:`halt`: the same ports, the same mail store."""
-        self._launch()
+        """Start again after :meth:`halt`: the same ports, the same mail store
+        (a port still held a moment by a socket of the old server: tried again)."""
+        for attempt in range(10):
+            try:
+                self._launch()
+                return
+            except _EarlyExit:
+                if attempt == 9:
+                    raise
+                time.sleep(0.5)
 
     def new_uidvalidity(self, user: MailUser) -> None:
         """While halted: make the INBOX's UIDVALIDITY change, as when a mail store is
