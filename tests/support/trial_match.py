@@ -186,8 +186,11 @@ class Match:
         async def say(user: int | str, text: str) -> Any:
             nonlocal count
             count += 1
-            if isinstance(user, str):
-                reply = await table.mail(user, text)
+            if isinstance(user, str):  # by mail; ids unique across the games' tables
+                reply = await table.service.receive(
+                    Inbound("email", f"<setup.{n}.{count}@mail.example>", user, text,
+                            text.encode(), table.clock.now(), authenticated=True)
+                )  # fmt: skip
             else:
                 reply = await table.service.receive(
                     Inbound("telegram", f"setup:{n}:{count}", str(user), text, text.encode(),
