@@ -29,7 +29,10 @@ def _size(path: Path) -> int:
 
 
 def _run(folder: Path, seed: str) -> tuple[float, str]:
-    command = shutil.which("dragonball")
+    # The command of the interpreter running this script (its venv), not whichever
+    # `dragonball` is first on PATH: that may be another checkout's.
+    beside = Path(sys.executable).with_name("dragonball")
+    command = str(beside) if beside.exists() else shutil.which("dragonball")
     argv = [command] if command else [sys.executable, "-m", "bot.cli"]
     start = time.perf_counter()
     done = subprocess.run(
