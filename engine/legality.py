@@ -114,18 +114,36 @@ def check_orders(
         if side is not None and d.side != side:
             out.append(_problem(Code.OTHER_TEAM, d, d.tick, number=None))
     _dragons(state, [d for d in orders.dragons if side is None or d.side == side], ruleset, out)
+    penalty_problems(state, orders, ruleset, side, out, _problem)
+    return out
+
+
+def penalty_problems(
+    state: MatchState,
+    orders: RoundOrders,
+    ruleset: Ruleset,
+    side: Side | None,
+    out: list[Problem],
+    problem: Any,
+    *,
+    checked: bool = True,
+) -> None:
+    """§10 for either edition: only a game master orders a penalty, for a tick
+    still to come, after a warning in the round before (``checked`` False: the
+    game master's penalties pass unchecked — 001 version 1 played none)."""
     for pen in orders.penalties:
         if side is not None:
-            out.append(_problem(Code.GM_ONLY, pen, pen.tick))
+            out.append(problem(Code.GM_ONLY, pen, pen.tick))
+        elif not checked:
+            continue
         elif not state.tick < pen.tick <= ruleset.ticks_per_round:
-            out.append(_problem(Code.PENALTY_TICK, pen, pen.tick, tick=pen.tick))
+            out.append(problem(Code.PENALTY_TICK, pen, pen.tick, tick=pen.tick))
         elif ruleset.penalty_needs_warning and not _warned(state, pen.side):
             out.append(
-                _problem(
+                problem(
                     Code.PENALTY_NO_WARNING, pen, pen.tick, side=pen.side, round=state.round - 1
                 )
             )
-    return out
 
 
 def _warned(state: MatchState, side: Side) -> bool:

@@ -17,6 +17,7 @@ from typing import Any
 
 from .field import SquareField
 from .geometry import Side
+from .legality import penalty_problems
 from .orders import SQUARE_FIRE_KINDS, Catch, DragonOrder, Pass, PlayerOrder, RoundOrders, Steal
 from .problems import Code, Problem
 from .ruleset import Ruleset
@@ -124,28 +125,8 @@ def square_problems(
         _action(state, rules, field, extra, o, out, problem)
     _dragons(state, orders, rules, side, out, problem)
     classic_penalties = extra.get("penalties", "none") == "classic"  # version 1: "none"
-    for pen in orders.penalties:
-        if side is not None:
-            out.append(problem(Code.GM_ONLY, pen, pen.tick))
-        elif not classic_penalties:
-            continue
-        elif not state.tick < pen.tick <= rules.ticks_per_round:
-            out.append(problem(Code.PENALTY_TICK, pen, pen.tick, tick=pen.tick))
-        elif rules.penalty_needs_warning and not _warned(state, pen.side):
-            out.append(
-                problem(
-                    Code.PENALTY_NO_WARNING, pen, pen.tick, side=pen.side, round=state.round - 1
-                )
-            )
+    penalty_problems(state, orders, rules, side, out, problem, checked=classic_penalties)
     return out
-
-
-def _warned(state: MatchState, side: Side) -> bool:
-    """Classic §10: warned in the round before (as engine.legality)."""
-    team = state.team(side)
-    if team.warned_round is None:
-        return team.warnings > 0
-    return team.warned_round == state.round - 1
 
 
 def _action(
