@@ -12,7 +12,9 @@ counts per match:
 * the dragons' moves: forward, left, right, hover (a height change alone: the
   mouth stays shut), rest (no move: the mouth opens); *zigzags* (a turn
   undone by the opposite turn the next tick: moving only to keep the mouth shut);
-  fires; players swallowed; players the dragons knocked down or burnt.
+  *bobs* (the same with a height step: up, then down again); fires; players
+  swallowed; players the dragons knocked down or burnt, and of them those
+  knocked down or swallowed by their own team's dragon.
 
 ``--check`` also runs the real demo for the first seed (pictures and all)
 and compares its final score and event count, so the figures are the demo's.
@@ -50,9 +52,11 @@ class Match:
     moves: Counter[str] = field(default_factory=Counter)
     own_goals: int = 0  # into the scorer's opponents' own dragon, by their own last touch
     zigzags: int = 0
+    bobs: int = 0
     fires: int = 0
     swallowed: int = 0
     knocked: int = 0
+    own_knocked: int = 0  # knocked down or swallowed by their own dragon
     rounds: int = 0
     events: int = 0
     end: str = ""
@@ -95,8 +99,15 @@ def play(seed: str, policies: tuple[str, str] = ("greedy", "greedy")) -> Match:
 def _count(match: Match, events: list[Event]) -> None:
     last: dict[str, str] = {}
     touched: dict[str, str] = {}  # ball → the side that last had it
+    cells: dict[str, list[int]] = {}  # side → its dragon's cells this tick
     for e in events:
         d = e.data
+        if e.kind is Kind.DRAGON_MOVE:
+            cells[str(d.get("side"))] = list(d.get("cells") or [])
+        own = e.kind is Kind.PLAYER_SWALLOWED and d.get("dragon") == d.get("side")
+        if e.kind is Kind.FALL and str(d.get("cause", "")).startswith("dragon"):
+            own = d.get("cell") in cells.get(str(d.get("side")), [])
+        match.own_knocked += own
         if e.kind in (Kind.PASS, Kind.CATCH, Kind.STEAL, Kind.BALL_DROPPED):
             touched[str(d.get("ball"))] = str(d.get("side"))
         if e.kind is Kind.GOAL:
@@ -114,7 +125,10 @@ def _count(match: Match, events: list[Event]) -> None:
             match.moves[move] += 1
             if {last.get(side), move} == {"left", "right"}:
                 match.zigzags += 1
-            last[side] = move
+            step = int(d.get("height_step") or 0)
+            if move == "hover" and last.get(side) == f"hover{-step}":
+                match.bobs += 1
+            last[side] = f"hover{step}" if move == "hover" else move
         elif e.kind is Kind.FIRE:
             match.fires += 1
         elif e.kind is Kind.PLAYER_SWALLOWED:
@@ -146,7 +160,7 @@ def main() -> None:
     matches = [play(str(args.first + i)) for i in range(args.seeds)]
     print(
         "seed   score  goals L/R  steals L/R (tries)  dragon fwd/left/right/hover/rest  "
-        "zigzags fires swallowed knocked  end"
+        "zigzags fires swallowed knocked (own)  end"
     )
     for m in matches:
         moves = "/".join(str(m.moves[k]) for k in _MOVES)
@@ -154,7 +168,7 @@ def main() -> None:
             f"{m.seed}  {m.score[0]:>2}:{m.score[1]:<2}  {m.goals['left']}/{m.goals['right']}"
             f"        {m.steals['left']}/{m.steals['right']} ({m.steal_tries['left']}/"
             f"{m.steal_tries['right']})           {moves:<22}  {m.zigzags:>5} {m.fires:>5} "
-            f"{m.swallowed:>6} {m.knocked:>7}  round {m.rounds}, {m.end}"
+            f"{m.swallowed:>6} {m.knocked:>7} ({m.own_knocked})  round {m.rounds}, {m.end}"
         )
     both = sum(1 for m in matches if m.score[0] > 0 and m.score[1] > 0)
     scoreless = sum(1 for m in matches for s in m.score if s == 0)
@@ -174,10 +188,13 @@ def main() -> None:
     print(
         "dragon moves: "
         + ", ".join(f"{k} {100 * moves[k] / total:.0f}%" for k in _MOVES)
-        + f"; zigzags {100 * sum(m.zigzags for m in matches) / total:.0f}% of moves; "
+        + f"; zigzags {100 * sum(m.zigzags for m in matches) / total:.0f}% of moves, "
+        f"bobs {100 * sum(m.bobs for m in matches) / total:.0f}%; "
         f"fires a match {statistics.mean(m.fires for m in matches):.1f}, "
         f"players swallowed {statistics.mean(m.swallowed for m in matches):.1f}, "
-        f"knocked down or burnt {statistics.mean(m.knocked for m in matches):.1f}"
+        f"knocked down or burnt {statistics.mean(m.knocked for m in matches):.1f}; "
+        f"knocked down or swallowed by their own dragon "
+        f"{statistics.mean(m.own_knocked for m in matches):.1f}"
     )
     check = f" demo_same={_demo_check(matches[0].seed, matches[0])}" if args.check else ""
     print(

@@ -31,6 +31,7 @@ __all__ = [
     "PlayerPlan",
     "Team",
     "cells_within",
+    "dragon_body",
     "dragon_moves",
     "flight_cells",
     "flights",
@@ -91,6 +92,15 @@ def dragon_moves(
         if after is not None and dragon_cells_problem(side, (after[0], after[2], after[3])) is None:
             out.append((move, after[0], after[1]))
     return tuple(out)
+
+
+@cache
+def dragon_body(head: int, facing: Direction) -> frozenset[int]:
+    """The cells of a dragon whose head is at ``head``: head, body, tail."""
+    back = facing.opposite
+    body = NEXT[head][back]
+    tail = NEXT[body][back] if body else 0
+    return frozenset(c for c in (head, body, tail) if c)
 
 
 @dataclass(slots=True)

@@ -16,7 +16,7 @@ from ..orders import Action, Catch, DragonMove, Pass, RoundOrders, Steal
 from ..resolution.geo import DIST, NEXT, danger_cells
 from ..ruleset import Ruleset
 from ..state import BallState, MatchState, PlayerState, effect_names
-from .common import PlayerPlan, Team, cells_within, flight_cells
+from .common import PlayerPlan, Team, cells_within, dragon_body, flight_cells
 from .foresight import foresee
 from .greedy_dragon import mouth_forced_open, plan_dragon
 
@@ -66,7 +66,6 @@ class _Greedy:
         # What the other dragon will do, read from the position (.foresight):
         # where its head, open mouth and flame will be at each tick.
         self.forecast = foresee(state, team.rules, team.foe)
-        self.own_body = _dragon_body(own.head, own.facing)
         self.own_height = own.height
         self.own_head = own.head
         self.free_balls = [
@@ -196,9 +195,20 @@ class _Greedy:
         # way and not where a team-mate is going (a collision).
         row = DIST[target_cell]
         hazard, fire, burns = self._hazards(tick)
-        own_body, own_height = self.own_body, self.own_height
+        # Our own dragon where it is now (it moves after us each tick): its
+        # cells at its height knock a team-mate down too (§6), and it may hover
+        # a height up or down; dazed, it treats us as opponents at any height.
+        mine = self.team.dragon
+        own_body = dragon_body(mine.head, mine.facing)
+        dazed = "daze" in effect_names(mine.effect)
+        if dazed:
+            own_body = own_body | danger_cells(mine.head, mine.facing)
+        reach = 0 if mine.paralysed else self.rules.dragon_height_step
         spots = self.opponent_spots[tick]
-        options = [(h, abs(h - height), h == own_height, h in burns) for h in heights]
+        options = [
+            (h, abs(h - height), dazed or abs(h - mine.height) <= reach, h in burns)
+            for h in heights
+        ]
         best = (plan.cell, plan.height)
         best_key = (9, 0, 0)
         for c in flight_cells(plan.cell):
@@ -266,11 +276,11 @@ class _Greedy:
         if f is None:
             e = self.enemy
             return (
-                danger_cells(e.head, e.facing) | _dragon_body(e.head, e.facing),
+                danger_cells(e.head, e.facing) | dragon_body(e.head, e.facing),
                 frozenset(),
                 set(),
             )
-        cells = _dragon_body(f.head, f.facing) | f.might_rest
+        cells = dragon_body(f.head, f.facing) | f.might_rest
         if f.mouth_open:
             cells = cells | danger_cells(f.head, f.facing)
         reach = self.rules.fire.height_reach
@@ -450,10 +460,3 @@ def _towards(cell: int, goal: int, steps: int) -> int:
             break
         cell = min(flight_cells(cell), key=lambda c: (DIST[c][goal], c))
     return cell
-
-
-def _dragon_body(head: int, facing: Direction) -> frozenset[int]:
-    back = facing.opposite
-    body = NEXT[head][back]
-    tail = NEXT[body][back] if body else 0
-    return frozenset(c for c in (head, body, tail) if c)

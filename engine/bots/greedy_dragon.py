@@ -16,7 +16,7 @@ from ..geometry import Direction, half_of
 from ..orders import DragonMove, FireKind, Pass
 from ..resolution.geo import DIST, danger_cells, fire_cells
 from ..state import PlayerState, effect_names
-from .common import Team, dragon_moves
+from .common import Team, dragon_body, dragon_moves
 
 __all__ = ["mouth_forced_open", "plan_dragon"]
 
@@ -62,6 +62,13 @@ def plan_dragon(team: Team, tick: int, last: DragonMove | None, guess: bool = Fa
     target = _target(team, empty) if forced else _target(team, carriers or opponents)
     might_rest: frozenset[int] = frozenset()
     can_fire = d.can_fire and bool(d.short_left or d.volleys_left)
+    # Team-mates where they fly this tick (planned before the dragon): its
+    # cells at its height knock them down, and dazed it treats them as
+    # opponents at any height, its open mouth included (§1, §6).
+    dazed = "daze" in effect_names(d.effect)
+    flying = [(p.cell, p.height) for p in team.plans if p.cell is not None and p.height is not None]
+    previous = d.orders[-1] if d.orders else None
+    last_step = previous.height_step if previous is not None and previous.move == "stay" else 0
     best = options[0]
     best_key: tuple[float, ...] | None = None
     for m in options:
@@ -69,6 +76,12 @@ def plan_dragon(team: Team, tick: int, last: DragonMove | None, guess: bool = Fa
         rests = move == "stay" and step == 0
         if {last, move} == {"left", "right"}:
             continue  # a turn undone: it would only have kept the mouth shut
+        if move == "stay" and step and step == -last_step:
+            continue  # so is a height step undone
+        zone = dragon_body(head, facing)
+        if dazed and (rests or forced):
+            zone = zone | danger_cells(head, facing)
+        knocks = sum(1 for c, h in flying if c in zone and (dazed or h == d.height + step))
         threat = risk.value(head, tick)
         loose = any(DIST[c][head] <= 1 for c in loose_cells)
         open_ = rests or forced
@@ -97,6 +110,7 @@ def plan_dragon(team: Team, tick: int, last: DragonMove | None, guess: bool = Fa
         kind = "rest" if rests else "hover" if move == "stay" else move
         key = (
             exposure,
+            knocks,
             -fire_now,
             -swallow,
             near,
@@ -172,6 +186,27 @@ class _Risk:
             for b in team.state.balls
             if b.pass_to is not None and b.status == "free"
         ]
+        # Balls an opponent may win during the round — robbed from one of us or
+        # caught free — and shoot a tick later: (where, the tick he may have it
+        # by, its range, its value).  A flame planned at the round's start must
+        # not leave the mouth open for them.
+        opponents = [o.cell for o in team.opponents if o.cell is not None]
+        loose: list[tuple[int, int, int]] = [
+            (p.cell, rules.pass_range(b), rules.balls[b].value)
+            for p in team.plans
+            if p.cell is not None
+            for b in p.player.balls
+        ]
+        loose.extend(
+            (b.cell, rules.pass_range(b.name), rules.balls[b.name].value)
+            for b in team.state.balls
+            if b.status == "free" and b.cell is not None and b.pass_to is None
+        )
+        self.loose = [
+            (c, self.first + max(0, min(DIST[c][o] for o in opponents) - 1), reach, v)
+            for c, reach, v in loose
+            if opponents
+        ]
 
         # A goal that would leave the other side a lead larger than what is
         # still in play ends the match (§1): never risked, however small.
@@ -198,6 +233,12 @@ class _Risk:
                 total = sum(v for c, v in self.in_air if row[c] <= 1)
             else:
                 total = sum(v for c, reach, v in self.carriers if row[c] - 1 - flown <= reach)
+                # Won at tick ``won``, thrown a tick later at the soonest.
+                total += sum(
+                    v
+                    for c, won, reach, v in self.loose
+                    if t - won >= 2 and row[c] - 1 - (t - 1 - won) <= reach
+                )
             worst = max(worst, total)
         return worst
 

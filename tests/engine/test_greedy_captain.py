@@ -10,6 +10,7 @@ import itertools
 import pytest
 from enginekit import CLASSIC, dragon, player, position
 
+from engine.bots.common import dragon_body
 from engine.bots.foresight import foresee
 from engine.events import Kind
 from engine.geometry import Direction
@@ -57,8 +58,8 @@ def test_with_nobody_in_its_half_a_dragon_rests() -> None:
 
 
 @pytest.mark.parametrize("side", ["left", "right"])
-def test_a_dragon_never_turns_back_and_forth_nor_burns_its_own(side: str) -> None:
-    checked = fires = 0
+def test_a_dragon_never_turns_back_and_forth_nor_burns_or_knocks_down_its_own(side: str) -> None:
+    checked = fires = hovers = 0
     for state in _positions(range(6)):
         orders = greedy_policy(state, CLASSIC, side, f"{state.round}")  # type: ignore[arg-type]
         d = state.dragon(side)  # type: ignore[arg-type]
@@ -66,12 +67,27 @@ def test_a_dragon_never_turns_back_and_forth_nor_burns_its_own(side: str) -> Non
         moves = [o.move for o in orders.dragons]
         for a, b in itertools.pairwise(moves):
             assert {a, b} != {"left", "right"}, moves
+        # Nor up and down again: a height step undone only keeps the mouth shut.
+        for a, b in itertools.pairwise(orders.dragons):
+            if a.move == b.move == "stay" and a.height_step:
+                hovers += 1
+                assert b.height_step != -a.height_step, orders.dragons
+        dazed = "daze" in (d.effect or "")
         for o in orders.dragons:
             if o.move != "stay":
                 after = dragon_after(head, facing, o.move)
                 assert after is not None
                 head, facing = after[0], after[1]
             height += o.height_step
+            # Its cells at its height knock a team-mate down (§6): it keeps off
+            # where they fly, and they off it.
+            cells = dragon_body(head, facing)
+            hit = [
+                p
+                for p in orders.players
+                if p.tick == o.tick and p.cell in cells and (dazed or p.height == height)
+            ]
+            assert not hit, (state.round, o, hit)
             if o.fire is None:
                 continue
             fires += 1
@@ -88,7 +104,7 @@ def test_a_dragon_never_turns_back_and_forth_nor_burns_its_own(side: str) -> Non
             ]
             assert not [p for p in mates if p.cell in flame], (state.round, o)
         checked += 1
-    assert checked > 20 and fires > 0
+    assert checked > 20 and fires > 0 and hovers > 0
 
 
 def test_two_players_go_for_a_carrier_in_their_half_and_steal() -> None:
@@ -171,7 +187,14 @@ def test_a_carrier_behind_dives_into_an_open_mouth() -> None:
     events = resolve_round(behind, both, CLASSIC, "dive").events
     goals = [e.data for e in events if e.kind is Kind.GOAL]
     assert [(g["ball"], g["scorer_side"]) for g in goals] == [("red", "left")]
-    # Level or ahead, a player is not thrown away for it.
+    # Level or ahead, a player is not thrown away for it: never where the
+    # open mouth would swallow him (the head may leave 110 later on).
     for score in ((0, 0), (5, 0)):
-        calm = greedy_policy(at(score), CLASSIC, "left", "dive")
-        assert all(o.cell != 110 for o in calm.players if o.number == 1)
+        state = at(score)
+        forecast = foresee(state, CLASSIC, "right")
+        calm = greedy_policy(state, CLASSIC, "left", "dive")
+        mine = [o for o in calm.players if o.number == 1]
+        assert len(mine) == 3
+        for o in mine:
+            f = forecast[o.tick]
+            assert not (f.mouth_open and o.cell in danger_cells(f.head, f.facing)), o
