@@ -109,6 +109,8 @@ MESSAGES: Final[dict[str, str]] = {
     "fire_kind": N_("order.fire_kind"),
     "subst_swallowed": N_("order.subst_swallowed"),
     "subst_not_reserve": N_("order.subst_not_reserve"),
+    "subst_out_reserve": N_("order.subst_out_reserve"),
+    "subst_out_reserve_swap": N_("order.subst_out_reserve_swap"),
     "subst_unknown": N_("order.subst_unknown"),
     "subst_tick": N_("order.subst_tick"),
     "subst_injured": N_("order.subst_injured"),

@@ -264,6 +264,26 @@ def _legality(
 def _illegal(p: Problem, line: int, resolver: Resolver, state: MatchState, lang: str) -> OrderError:
     code = str(p.code.value)
     params = dict(p.params)
+    msg_key = ENGINE_CODE_ALIASES.get(code, code)
+    subst_part = None
+    if isinstance(p.order, Substitution) and code.startswith("subst_"):
+        # the caret goes under the name that is wrong, whichever way the line names them
+        sub = p.order
+        number = params.get("number")
+        subst_part = (
+            "out" if number == sub.out_number else "in" if number == sub.in_number else None
+        )
+        if code == "subst_not_reserve" and subst_part == "out":
+            # a reserve written where the player leaving the field goes
+            incoming = state.find_player(sub.side, sub.in_number)
+            outgoing = state.find_player(sub.side, sub.out_number)
+            if incoming is not None and outgoing is not None and incoming.status != "reserve":
+                msg_key = "subst_out_reserve_swap"
+                params["example"] = t(
+                    "order.subst_example", lang, out=incoming.name, into=outgoing.name
+                )
+            else:
+                msg_key = "subst_out_reserve"
     order_side: Side | None = getattr(p.order, "side", None)
     if order_side is not None:
         for key, owner in (("number", order_side), ("target", other_side(order_side))):
@@ -273,11 +293,13 @@ def _illegal(p: Problem, line: int, resolver: Resolver, state: MatchState, lang:
     if isinstance(params.get("side"), str) and params["side"] in ("left", "right"):
         params["side"] = state.team(params["side"]).name
     params.setdefault("ticks", resolver.ruleset.ticks_per_round)
-    text = message(ENGINE_CODE_ALIASES.get(code, code), lang, **localise_params(params, lang))
+    text = message(msg_key, lang, **localise_params(params, lang))
     source = resolver.line_text(line)
     spans = resolver.spans.get(p.order, {}) if p.order is not None else {}
     part = (
-        "flight"
+        subst_part
+        if subst_part is not None
+        else "flight"
         if code in _FLIGHT_CODES
         else "action"
         if code.startswith(_ACTION_PREFIXES)

@@ -466,7 +466,11 @@ class Resolver(PlayerReader):
         assert self._line is not None
         self.line_of[sub] = self._line.number
         refs = (node.out, node.into)  # "замена X вместо Y" names them the other way round
-        self.spans[sub] = {"all": (min(r.start for r in refs), max(r.end for r in refs))}
+        self.spans[sub] = {
+            "all": (min(r.start for r in refs), max(r.end for r in refs)),
+            "out": (node.out.start, node.out.end),
+            "in": (node.into.start, node.into.end),
+        }
 
     def _clear_line(self, node: ClearLine) -> None:
         span = (node.start, node.end)

@@ -99,14 +99,39 @@ def test_a_later_line_replaces_a_pending_pass_to_a_team_mate() -> None:
     assert r.ok and r.orders.players == ()
 
 
-def test_substitution_instead_marks_both_names_in_order() -> None:
-    for text, lang in (("замена Иванов вместо Петров", "ru"), ("sub Ivanov for Petrov", "en")):
+def test_substitution_caret_is_under_the_wrong_name_whichever_way_round() -> None:
+    # "замена X вместо Y" / "sub X for Y": X comes in, Y goes out; "X -> Y" the other way
+    for text, lang, wrong in (
+        ("замена Иванов вместо Петров", "ru", "Иванов"),
+        ("замена Петров -> Иванов", "ru", "Иванов"),
+        ("sub Ivanov for Petrov", "en", "Ivanov"),
+        ("sub Petrov -> Ivanov", "en", "Ivanov"),
+    ):
         r = _read(text, lang)
         (e,) = r.errors
-        assert e.start < e.end
-        assert e.text[e.start : e.end] in ("Иванов вместо Петров", "Ivanov for Petrov")
+        assert e.code == "subst_not_reserve"
+        assert e.text[e.start : e.end] == wrong, text
         caret = e.render().splitlines()[1]
-        assert caret.index("^") == len("1: ") + e.text.index(e.text[e.start : e.end])
+        assert caret.index("^") == len("1: ") + text.index(wrong)
+        assert caret.count("^") == len(wrong)
+
+
+def test_a_reserve_written_as_the_player_leaving_gets_the_form_to_write() -> None:
+    # Zaitsev (8) is a reserve, Popov (6) is on the field: written the wrong way round
+    for text, lang, wrong, form in (
+        ("замена Зайцев -> Попов", "ru", "Зайцев", "«замена Попов -> Зайцев»"),
+        ("замена Попов вместо Зайцев", "ru", "Зайцев", "«замена Попов -> Зайцев»"),
+        ("sub Popov for Zaitsev", "en", "Zaitsev", "“sub Попов -> Зайцев”"),
+    ):
+        code, marked, msg = _one_error(text, lang)
+        assert code == "subst_not_reserve" and marked == wrong
+        assert "не запасной" not in msg and "not a reserve" not in msg
+        assert form in msg, msg
+        fixed = form.strip("«»“”")
+        assert _read(fixed, lang).ok
+    # two reserves: no swap would help
+    code, marked, msg = _one_error("замена Зайцев -> Павлов")
+    assert marked == "Зайцев" and "запасной, его нет на поле" in msg and "«" not in msg
 
 
 def test_a_pass_without_height_flies_at_the_throwers_height_unless_the_ruleset_says_no() -> None:
