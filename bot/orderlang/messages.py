@@ -45,6 +45,8 @@ MESSAGES: Final[dict[str, str]] = {
     "no_flight": N_("order.no_flight"),
     "stay_unknown": N_("order.stay_unknown"),
     "dragon_conflict": N_("order.dragon_conflict"),
+    "dragon_word": N_("order.dragon_word"),
+    "dragon_direction": N_("order.dragon_direction"),
     "clear_what": N_("order.clear_what"),
     "extra_word": N_("order.extra_word"),
     "counter_in_pass": N_("order.counter_in_pass"),

@@ -415,8 +415,11 @@ class Resolver(PlayerReader):
         for w in node.items:
             if w.kind == "WORD":
                 direction = _COMPASS.get(w.value.lower().replace("ё", "е"))
+                jets = self.ruleset.field_shape == "square"  # the edition with a flame jet
+                if direction is not None and fire != "jet" and jets:
+                    raise self.error("syntax", "dragon_direction", (w.start, w.end), got=w.value)
                 if direction is None or fire != "jet":
-                    raise self.error("syntax", "dragon_conflict", (w.start, w.end), a=w.value, b="")
+                    raise self.error("syntax", "dragon_word", (w.start, w.end), got=w.value)
         step = 0 if vertical is None else (1 if vertical.kind == "UP" else -1)
         dmove: DragonMove = "stay" if move is None else _MOVES[move.kind]
         items_span = (node.items[0].start, node.items[-1].end)

@@ -158,3 +158,15 @@ def test_first_name_and_surname_but_not_two_players() -> None:
 def test_player_is_still_skipped_where_it_means_nothing() -> None:
     r = _read("Смирнов: 108 в1, отнять player 1")
     assert r.ok and r.orders.players[0].action is not None
+
+
+def test_an_unknown_word_in_a_dragon_order_shows_how_to_write_one() -> None:
+    for text, lang, word, form in (
+        ("Дракон: вперёд, дышит огнём", "ru", "дышит", "«Дракон: вперёд, вверх, залп»"),
+        ("Dragon: forward, breathe fire", "en", "breathe", "“Dragon: forward, up, volley”"),
+        # a compass word in the classic rules, which have no flame jet
+        ("Дракон: вперёд, СВ", "ru", "СВ", "«Дракон: вперёд, вверх, залп»"),
+    ):
+        code, marked, msg = _one_error(text, lang)
+        assert code == "dragon_word" and marked == word
+        assert form in msg and "«»" not in msg and "“”" not in msg
