@@ -31,6 +31,8 @@ MESSAGES: Final[dict[str, str]] = {
     "unknown_counter_list": N_("order.unknown_counter_list"),
     "receiver_unknown": N_("order.receiver_unknown"),
     "receiver_next_round": N_("order.receiver_next_round"),
+    "receiver_opponent": N_("order.receiver_opponent"),
+    "pass_no_target": N_("order.pass_no_target"),
     "pass_ball_which": N_("order.pass_ball_which"),
     "pass_ball_none": N_("order.pass_ball_none"),
     "one_action": N_("order.one_action"),

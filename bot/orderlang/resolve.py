@@ -339,7 +339,12 @@ class Resolver(PlayerReader):
         return roster
 
     def _by_name(
-        self, ref: Ref, sides: tuple[Side, ...], *, steal_from: Side | None = None
+        self,
+        ref: Ref,
+        sides: tuple[Side, ...],
+        *,
+        steal_from: Side | None = None,
+        pass_to: bool = False,
     ) -> PlayerState:
         """The player ``ref``'s words name among the teams ``sides``, or an error."""
         suggest = self.suggest
@@ -364,6 +369,11 @@ class Resolver(PlayerReader):
             )
         if self.side is not None and steal_from is None:
             theirs = self._roster((other_side(self.side),)).find(ref.words, suggest=False)
+            if theirs.player is not None and pass_to:
+                opponents = self.state.team(theirs.player.side).name
+                raise self.error(
+                    "illegal", "receiver_opponent", span, name=theirs.player.name, team=opponents
+                )
             if theirs.player is not None:
                 raise self.error("forbidden", "forbidden_player", span, name=theirs.player.name)
         if steal_from is not None:

@@ -170,3 +170,37 @@ def test_an_unknown_word_in_a_dragon_order_shows_how_to_write_one() -> None:
         code, marked, msg = _one_error(text, lang)
         assert code == "dragon_word" and marked == word
         assert form in msg and "«»" not in msg and "“”" not in msg
+
+
+def test_a_pass_to_a_team_mate_by_name_after_na_to_or_the_arrow() -> None:
+    mate = "\nт1-2 Петров: 91 в2"
+    for text, lang in (
+        ("Иванов: 89 в2, пас красный на Петрова", "ru"),
+        ("Иванов: 89 в2, пас красный -> Петров", "ru"),
+        ("Ivanov: 89 h2, pass red to Petrov", "en"),
+    ):
+        r = _read(text + mate, lang)
+        assert r.ok, r.errors
+        ivanov = next(o for o in r.orders.players if o.number == 1)
+        assert ivanov.action == Pass("red", 91, 2)
+
+
+def test_a_pass_to_an_opponent_by_name_says_a_pass_goes_to_a_team_mate() -> None:
+    code, marked, msg = _one_error("Иванов: 89 в2, пас красный на Соколова")
+    assert code == "receiver_opponent" and marked == "Соколова"
+    assert "Соколов — игрок команды «Виверны»" in msg and "не можете" not in msg
+
+
+def test_a_pass_with_no_target_shows_both_forms_with_its_own_words() -> None:
+    code, marked, msg = _one_error("Иванов: 89 в3, передаю красный Петрову гуллис-дуллис")
+    assert code == "pass_no_target" and marked == "передаю красный Петрову гуллис-дуллис"
+    assert "«пас красный игроку Петрову гуллис-дуллис»" in msg
+    assert "«пас красный -> 91 в3 гуллис-дуллис»" in msg  # in range of his flight, his height
+    for form in ("пас красный игроку Петрову гуллис-дуллис", "пас красный -> 91 в3 гуллис-дуллис"):
+        assert _read(f"Иванов: 89 в3, {form}\nт1-2 Петров: 91 в2").ok, form
+    # no name: a shirt number, never a name the roster may not have
+    code, _, msg = _one_error("Иванов: 89 в2, пас красный")
+    assert code == "pass_no_target" and "«пас красный игроку 2»" in msg
+    code, _, msg = _one_error("Ivanov: 89 h2, throw red Petrov", "en")
+    assert code == "pass_no_target" and "“pass red to player Petrov”" in msg
+    assert "“pass red to 91 h2”" in msg
