@@ -38,9 +38,9 @@ KEYWORDS: Final[dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
     "DRAGON": (("дракон", "дракона", "дракону", "драконом"), ("dragon", "drakon")),
     "SUBST": (
         ("замена", "заменить", "замены", "заменяем"),
-        ("sub", "subst", "substitute", "substitution", "swap", "zamena"),
+        ("sub", "subst", "substitute", "substitution", "swap", "replace", "zamena"),
     ),
-    "INSTEAD": (("вместо",), ("instead", "for", "vmesto")),
+    "INSTEAD": (("вместо", "заменяет"), ("instead", "for", "replaces", "vmesto")),
     "CLEAR": (
         ("отмена", "отменить", "отменяю", "отменяем", "очистить", "удалить", "стереть", "сброс"),
         ("clear", "cancel", "delete", "reset", "remove", "otmena"),

@@ -33,6 +33,7 @@ MESSAGES: Final[dict[str, str]] = {
     "receiver_next_round": N_("order.receiver_next_round"),
     "receiver_opponent": N_("order.receiver_opponent"),
     "pass_no_target": N_("order.pass_no_target"),
+    "subst_form": N_("order.subst_form"),
     "pass_ball_which": N_("order.pass_ball_which"),
     "pass_ball_none": N_("order.pass_ball_none"),
     "one_action": N_("order.one_action"),

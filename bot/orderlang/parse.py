@@ -9,7 +9,7 @@ and that only for an internal failure: bad input is reported, not raised.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
@@ -19,7 +19,7 @@ from engine.legality import check_orders
 from engine.orders import DragonOrder, Penalty, PlayerOrder, RoundOrders, Substitution
 from engine.problems import Problem
 from engine.ruleset import Ruleset
-from engine.state import MatchState, other_side
+from engine.state import MatchState, PlayerState, other_side
 
 from .actions import is_spell
 from .errors import OrderError, OrderLanguageError
@@ -33,6 +33,7 @@ from .messages import (
     message,
     quote,
 )
+from .names import find_player
 from .nodes import Line, SyntaxIssue
 from .resolve import Resolver
 from .result import Order, ParseResult, apply_clears
@@ -135,7 +136,9 @@ def _parse(
                 return ParseResult(errors=(err,))
         if line.issue is not None:
             syntax_errors.append(
-                _syntax_error(line, line.issue, lang, resolver.suggest, resolver.ruleset)
+                _syntax_error(
+                    line, line.issue, lang, resolver.suggest, resolver.ruleset, state.players
+                )
             )
             resolver.other_errors += 1
         resolver.feed(line)
@@ -180,7 +183,12 @@ def _contains(orders: RoundOrders, order: Order) -> bool:
 
 
 def _syntax_error(
-    line: Line, issue: SyntaxIssue, lang: str, suggest: bool, ruleset: Ruleset
+    line: Line,
+    issue: SyntaxIssue,
+    lang: str,
+    suggest: bool,
+    ruleset: Ruleset,
+    players: Sequence[PlayerState] = (),
 ) -> OrderError:
     params: dict[str, Any] = dict(issue.params)
     code, start, end = issue.code, issue.start, issue.end
@@ -194,6 +202,9 @@ def _syntax_error(
         hint = _pass_without_target(line.text, lang, ruleset) if guess is None else None
         if code == "syntax_end" and hint is not None:
             code, start, end, params = "pass_no_target", hint[0], hint[1], hint[2]
+        subst = _substitution_forms(line.text, lang, players) if guess is None else None
+        if subst is not None:
+            code, start, end, params = "subst_form", subst[0], subst[1], subst[2]
     text = message(code, lang, **params)
     if suggestions:
         text += " " + message("suggest", lang, suggestions=_quote(suggestions, lang))
@@ -230,6 +241,36 @@ def _pass_without_target(
     to_cell = f"{head}{ball} {'to' if en else '->'} {cell} {'h' if en else 'в'}{height}{tail}"
     end = words[-1].end
     return words[at].start, end, {"to_mate": to_mate, "to_cell": to_cell}
+
+
+def _substitution_forms(
+    text: str, lang: str, players: Sequence[PlayerState]
+) -> tuple[int, int, dict[str, str]] | None:
+    """A substitution line the grammar could not read ("sub Popov with
+    Zaitsev"): its span and the two forms, with its first and last names
+    (the first written taken for the one leaving, as "with" and "by" mean;
+    a name that is a player's, in any case form, as the roster spells it)."""
+    words = tokenize(text.split("//")[0])
+    if not words or words[0].type != "SUBST":
+        return None
+    names = [w for w in words[1:] if w.type in ("WORD", "INT")]
+    if len(names) < 2:
+        return None
+
+    def name(w: Word) -> str:
+        found = find_player((w.value,), players).player if w.type == "WORD" else None
+        return found.name if found is not None and found.name else text[w.start : w.end]
+
+    en = lang_of(lang) == 1
+    out, into = name(names[0]), name(names[-1])
+    head, instead = ("sub", "for") if en else ("замена", "вместо")
+    params = {
+        "arrow": f"{head} {out} -> {into}",
+        "instead": f"{head} {into} {instead} {out}",
+        "out": out,
+        "into": into,
+    }
+    return words[0].start, words[-1].end, params
 
 
 def _a_cell_in_range(before: list[Word], ruleset: Ruleset) -> tuple[int, int]:

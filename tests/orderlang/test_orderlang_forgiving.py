@@ -204,3 +204,13 @@ def test_a_pass_with_no_target_shows_both_forms_with_its_own_words() -> None:
     code, _, msg = _one_error("Ivanov: 89 h2, throw red Petrov", "en")
     assert code == "pass_no_target" and "“pass red to player Petrov”" in msg
     assert "“pass red to 91 h2”" in msg
+
+
+def test_a_substitution_line_it_cannot_read_shows_both_forms_with_its_names() -> None:
+    code, marked, msg = _one_error("замена Попова Зайцевым")
+    assert code == "subst_form" and marked == "замена Попова Зайцевым"
+    assert "«замена Попов -> Зайцев»" in msg and "«замена Зайцев вместо Попов»" in msg
+    assert _read("замена Попов -> Зайцев").ok and _read("замена Зайцев вместо Попов").ok
+    code, _, msg = _one_error("substitute Popov by Zaitsev", "en")
+    assert code == "subst_form" and "“sub Попов -> Зайцев”" in msg
+    assert _read("sub Попов -> Зайцев", "en").ok
