@@ -22,7 +22,7 @@ from .messages import BALL_LABELS, label, lang_of
 from .nodes import CatchAct, PassAct, Receiver, Ref, StealAct
 from .tokens import Word
 
-__all__ = ["ActionReader", "Skip", "Span", "spell_table"]
+__all__ = ["ActionReader", "Skip", "Span", "is_spell", "spell_table"]
 
 Span = tuple[int, int]
 # spell key → ("spell" or "counter", its name in the ruleset, its pair's Russian name)
@@ -44,6 +44,11 @@ def _spell_key(text: str) -> str:
 def spell_table(ruleset: Ruleset) -> SpellTable:
     """Every spell and counter-spell of ``ruleset``, Russian and Latin, by key."""
     return _spell_table(ruleset.spells)
+
+
+def is_spell(ruleset: Ruleset, text: str) -> bool:
+    """Whether ``text`` is one of ``ruleset``'s spells or counter-spells."""
+    return _spell_key(text) in spell_table(ruleset)
 
 
 @lru_cache(maxsize=16)
@@ -83,7 +88,12 @@ class ActionReader:
         raise NotImplementedError
 
     def _by_name(
-        self, ref: Ref, sides: tuple[Side, ...], *, steal_from: Side | None = None
+        self,
+        ref: Ref,
+        sides: tuple[Side, ...],
+        *,
+        steal_from: Side | None = None,
+        pass_to: bool = False,
     ) -> PlayerState:
         raise NotImplementedError
 

@@ -38,9 +38,9 @@ KEYWORDS: Final[dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
     "DRAGON": (("дракон", "дракона", "дракону", "драконом"), ("dragon", "drakon")),
     "SUBST": (
         ("замена", "заменить", "замены", "заменяем"),
-        ("sub", "subst", "substitute", "substitution", "swap", "zamena"),
+        ("sub", "subst", "substitute", "substitution", "swap", "replace", "zamena"),
     ),
-    "INSTEAD": (("вместо",), ("instead", "for", "vmesto")),
+    "INSTEAD": (("вместо", "заменяет"), ("instead", "for", "replaces", "vmesto")),
     "CLEAR": (
         ("отмена", "отменить", "отменяю", "отменяем", "очистить", "удалить", "стереть", "сброс"),
         ("clear", "cancel", "delete", "reset", "remove", "otmena"),
@@ -76,6 +76,7 @@ KEYWORDS: Final[dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
             "отнимаю",
             "отниму",
             "отбирать",
+            "отбирает",
             "отбираю",
             "отобрать",
             "отберу",
@@ -118,7 +119,7 @@ KEYWORDS: Final[dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
             "висеть",
             "месте",
         ),
-        ("stay", "stop", "hold", "wait", "skip", "hover"),
+        ("stay", "stays", "put", "stop", "hold", "wait", "skip", "hover"),
     ),
     "UP": (("вверх", "выше", "наверх", "подняться", "подъем"), ("up", "rise", "climb", "ascend")),
     "DOWN": (("вниз", "ниже", "опуститься", "спуск"), ("down", "descend", "dive", "lower")),

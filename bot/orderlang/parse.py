@@ -9,7 +9,7 @@ and that only for an internal failure: bad input is reported, not raised.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
@@ -19,24 +19,28 @@ from engine.legality import check_orders
 from engine.orders import DragonOrder, Penalty, PlayerOrder, RoundOrders, Substitution
 from engine.problems import Problem
 from engine.ruleset import Ruleset
-from engine.state import MatchState, other_side
+from engine.state import MatchState, PlayerState, other_side
 
+from .actions import is_spell
 from .errors import OrderError, OrderLanguageError
-from .lexicon import KEYWORD_TYPES
+from .lexicon import KEYWORD_TYPES, ball_of
 from .messages import (
     ENGINE_CODE_ALIASES,
     describe_expected,
+    label,
+    lang_of,
     localise_params,
     message,
     quote,
 )
+from .names import find_player
 from .nodes import Line, SyntaxIssue
 from .resolve import Resolver
 from .result import Order, ParseResult, apply_clears
 from .spelling import NearMisses
 from .substitutes import effective
 from .syntax import parse_line, split_lines
-from .tokens import tokenize
+from .tokens import Word, tokenize
 
 __all__ = ["MAX_MESSAGE_BYTES", "MAX_ORDER_LINES", "parse_message"]
 
@@ -131,7 +135,11 @@ def _parse(
                 )  # fmt: skip
                 return ParseResult(errors=(err,))
         if line.issue is not None:
-            syntax_errors.append(_syntax_error(line, line.issue, lang, resolver.suggest))
+            syntax_errors.append(
+                _syntax_error(
+                    line, line.issue, lang, resolver.suggest, resolver.ruleset, state.players
+                )
+            )
             resolver.other_errors += 1
         resolver.feed(line)
     resolver.finish()
@@ -174,7 +182,14 @@ def _contains(orders: RoundOrders, order: Order) -> bool:
 # -- syntax errors ---------------------------------------------------------------------
 
 
-def _syntax_error(line: Line, issue: SyntaxIssue, lang: str, suggest: bool) -> OrderError:
+def _syntax_error(
+    line: Line,
+    issue: SyntaxIssue,
+    lang: str,
+    suggest: bool,
+    ruleset: Ruleset,
+    players: Sequence[PlayerState] = (),
+) -> OrderError:
     params: dict[str, Any] = dict(issue.params)
     code, start, end = issue.code, issue.start, issue.end
     suggestions: tuple[str, ...] = ()
@@ -184,10 +199,96 @@ def _syntax_error(line: Line, issue: SyntaxIssue, lang: str, suggest: bool) -> O
             code, start, end, suggestions = "syntax_word", guess[0], guess[1], (guess[2],)
             params["got"] = line.text[start:end]
         params["expected"] = describe_expected(params.get("expected", ()), lang)
+        hint = _pass_without_target(line.text, lang, ruleset) if guess is None else None
+        if code == "syntax_end" and hint is not None:
+            code, start, end, params = "pass_no_target", hint[0], hint[1], hint[2]
+        subst = _substitution_forms(line.text, lang, players) if guess is None else None
+        if subst is not None:
+            code, start, end, params = "subst_form", subst[0], subst[1], subst[2]
     text = message(code, lang, **params)
     if suggestions:
         text += " " + message("suggest", lang, suggestions=_quote(suggestions, lang))
     return OrderError("syntax", line.number, line.text, start, end, text, code, suggestions)
+
+
+def _pass_without_target(
+    text: str, lang: str, ruleset: Ruleset
+) -> tuple[int, int, dict[str, str]] | None:
+    """A pass that ends with no cell or team-mate after it ("пас красный
+    Петрову"): its span and the forms to write, with the words it has (the
+    last word that is neither a ball nor a spell taken for the team-mate)."""
+    words = tokenize(text.split("//")[0])
+    at = max((i for i, w in enumerate(words) if w.type == "PASS"), default=None)
+    if at is None or any(w.type not in ("WORD", "SPELL") for w in words[at + 1 :]):
+        return None
+    rest = [w for w in words[at + 1 :] if w.type == "WORD"]
+    spells: set[int] = set()
+    for i, w in enumerate(rest):
+        if is_spell(ruleset, w.value):
+            spells.add(i)
+        elif i + 1 < len(rest) and is_spell(ruleset, w.value + rest[i + 1].value):
+            spells.update((i, i + 1))  # "гуллис дуллис"
+    balls = [b for w in rest if (b := ball_of(w.value)) is not None]
+    names = [w for i, w in enumerate(rest) if i not in spells and ball_of(w.value) is None]
+    spell = " ".join(text[rest[i].start : rest[i].end] for i in sorted(spells))
+    en = lang_of(lang) == 1
+    head = "pass" if en else "пас"
+    ball = f" {label(balls[0], lang)}" if balls else ""
+    mate = text[names[-1].start : names[-1].end] if names else "2"
+    tail = f" {spell}" if spell else ""
+    to_mate = f"{head}{ball} {'to player' if en else 'игроку'} {mate}{tail}"
+    cell, height = _a_cell_in_range(words[:at], ruleset)
+    to_cell = f"{head}{ball} {'to' if en else '->'} {cell} {'h' if en else 'в'}{height}{tail}"
+    end = words[-1].end
+    return words[at].start, end, {"to_mate": to_mate, "to_cell": to_cell}
+
+
+def _substitution_forms(
+    text: str, lang: str, players: Sequence[PlayerState]
+) -> tuple[int, int, dict[str, str]] | None:
+    """A substitution line the grammar could not read ("sub Popov with
+    Zaitsev"): its span and the two forms, with its first and last names
+    (the first written taken for the one leaving, as "with" and "by" mean;
+    a name that is a player's, in any case form, as the roster spells it)."""
+    words = tokenize(text.split("//")[0])
+    if not words or words[0].type != "SUBST":
+        return None
+    names = [w for w in words[1:] if w.type in ("WORD", "INT")]
+    if len(names) < 2:
+        return None
+
+    def name(w: Word) -> str:
+        found = find_player((w.value,), players).player if w.type == "WORD" else None
+        return found.name if found is not None and found.name else text[w.start : w.end]
+
+    en = lang_of(lang) == 1
+    out, into = name(names[0]), name(names[-1])
+    head, instead = ("sub", "for") if en else ("замена", "вместо")
+    params = {
+        "arrow": f"{head} {out} -> {into}",
+        "instead": f"{head} {into} {instead} {out}",
+        "out": out,
+        "into": into,
+    }
+    return words[0].start, words[-1].end, params
+
+
+def _a_cell_in_range(before: list[Word], ruleset: Ruleset) -> tuple[int, int]:
+    """A cell two steps from the line's flight (a pass in range of it) and the
+    flight's height, for an example; 91 at height 2 if the line has none."""
+    field = ruleset.field
+    cells = [i for i, w in enumerate(before) if w.type == "INT" and int(w.value) > 3]
+    if not cells or not field.is_cell(int(before[cells[-1]].value)):
+        return 91, 2
+    i = cells[-1]
+    after = before[i + 1 : i + 3]
+    height = next((int(w.value) for w in after if w.type in ("HEIGHT", "INT")), 2)
+    cell = int(before[i].value)
+    for d in field.directions:
+        there = field.step(cell, d, 2)
+        if there is not None:
+            return there, height
+    return 91, 2
 
 
 def _misspelt_keyword(text: str, at: int) -> tuple[int, int, str] | None:
@@ -264,6 +365,26 @@ def _legality(
 def _illegal(p: Problem, line: int, resolver: Resolver, state: MatchState, lang: str) -> OrderError:
     code = str(p.code.value)
     params = dict(p.params)
+    msg_key = ENGINE_CODE_ALIASES.get(code, code)
+    subst_part = None
+    if isinstance(p.order, Substitution) and code.startswith("subst_"):
+        # the caret goes under the name that is wrong, whichever way the line names them
+        sub = p.order
+        number = params.get("number")
+        subst_part = (
+            "out" if number == sub.out_number else "in" if number == sub.in_number else None
+        )
+        if code == "subst_not_reserve" and subst_part == "out":
+            # a reserve written where the player leaving the field goes
+            incoming = state.find_player(sub.side, sub.in_number)
+            outgoing = state.find_player(sub.side, sub.out_number)
+            if incoming is not None and outgoing is not None and incoming.status != "reserve":
+                msg_key = "subst_out_reserve_swap"
+                params["example"] = t(
+                    "order.subst_example", lang, out=incoming.name, into=outgoing.name
+                )
+            else:
+                msg_key = "subst_out_reserve"
     order_side: Side | None = getattr(p.order, "side", None)
     if order_side is not None:
         for key, owner in (("number", order_side), ("target", other_side(order_side))):
@@ -273,11 +394,13 @@ def _illegal(p: Problem, line: int, resolver: Resolver, state: MatchState, lang:
     if isinstance(params.get("side"), str) and params["side"] in ("left", "right"):
         params["side"] = state.team(params["side"]).name
     params.setdefault("ticks", resolver.ruleset.ticks_per_round)
-    text = message(ENGINE_CODE_ALIASES.get(code, code), lang, **localise_params(params, lang))
+    text = message(msg_key, lang, **localise_params(params, lang))
     source = resolver.line_text(line)
     spans = resolver.spans.get(p.order, {}) if p.order is not None else {}
     part = (
-        "flight"
+        subst_part
+        if subst_part is not None
+        else "flight"
         if code in _FLIGHT_CODES
         else "action"
         if code.startswith(_ACTION_PREFIXES)

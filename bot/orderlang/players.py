@@ -174,7 +174,7 @@ class PlayerReader(ActionReader):
                     number=ref.number, team=self.state.team(side).name,
                 )  # fmt: skip
         else:
-            mate = self._by_name(ref, (side,))
+            mate = self._by_name(ref, (side,), pass_to=True)
         # The ball lands where it is aimed on the tick it lands (the next one,
         # when passes fly a tick), after the players' flights of that tick.
         lands = tick + 1 if self.ruleset.passes_next_tick else tick

@@ -339,7 +339,12 @@ class Resolver(PlayerReader):
         return roster
 
     def _by_name(
-        self, ref: Ref, sides: tuple[Side, ...], *, steal_from: Side | None = None
+        self,
+        ref: Ref,
+        sides: tuple[Side, ...],
+        *,
+        steal_from: Side | None = None,
+        pass_to: bool = False,
     ) -> PlayerState:
         """The player ``ref``'s words name among the teams ``sides``, or an error."""
         suggest = self.suggest
@@ -364,6 +369,11 @@ class Resolver(PlayerReader):
             )
         if self.side is not None and steal_from is None:
             theirs = self._roster((other_side(self.side),)).find(ref.words, suggest=False)
+            if theirs.player is not None and pass_to:
+                opponents = self.state.team(theirs.player.side).name
+                raise self.error(
+                    "illegal", "receiver_opponent", span, name=theirs.player.name, team=opponents
+                )
             if theirs.player is not None:
                 raise self.error("forbidden", "forbidden_player", span, name=theirs.player.name)
         if steal_from is not None:
@@ -415,8 +425,11 @@ class Resolver(PlayerReader):
         for w in node.items:
             if w.kind == "WORD":
                 direction = _COMPASS.get(w.value.lower().replace("ё", "е"))
+                jets = self.ruleset.field_shape == "square"  # the edition with a flame jet
+                if direction is not None and fire != "jet" and jets:
+                    raise self.error("syntax", "dragon_direction", (w.start, w.end), got=w.value)
                 if direction is None or fire != "jet":
-                    raise self.error("syntax", "dragon_conflict", (w.start, w.end), a=w.value, b="")
+                    raise self.error("syntax", "dragon_word", (w.start, w.end), got=w.value)
         step = 0 if vertical is None else (1 if vertical.kind == "UP" else -1)
         dmove: DragonMove = "stay" if move is None else _MOVES[move.kind]
         items_span = (node.items[0].start, node.items[-1].end)
@@ -466,7 +479,11 @@ class Resolver(PlayerReader):
         assert self._line is not None
         self.line_of[sub] = self._line.number
         refs = (node.out, node.into)  # "замена X вместо Y" names them the other way round
-        self.spans[sub] = {"all": (min(r.start for r in refs), max(r.end for r in refs))}
+        self.spans[sub] = {
+            "all": (min(r.start for r in refs), max(r.end for r in refs)),
+            "out": (node.out.start, node.out.end),
+            "in": (node.into.start, node.into.end),
+        }
 
     def _clear_line(self, node: ClearLine) -> None:
         span = (node.start, node.end)

@@ -51,7 +51,7 @@ __all__ = ["MAX_LINE_TOKENS", "parse_line", "parser", "split_lines"]
 MAX_LINE_TOKENS: Final = 40  # an order line has at most this many words, numbers and marks
 _CACHED_LINE: Final = 256  # longer lines are read afresh (the cache holds short ones)
 _ACTIONS: Final = frozenset({"PASS", "CATCH", "STEAL"})
-_COMMENT: Final = re.compile(r"(?:^|(?<=\s))(?:--|#)")
+_COMMENT: Final = re.compile(r"(?:^|(?<=\s))(?:--|#(?!\d+\s*:))")  # "#3:" is shirt number 3
 
 
 @dataclass(frozen=True, slots=True)

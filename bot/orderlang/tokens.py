@@ -101,9 +101,13 @@ def tokenize(text: str, limit: int | None = None) -> list[Word]:
                 before = out[-1].type if out else None
                 if part_kind == "STAY" and before == "TO":
                     out[-1] = Word("STAY", word, out[-1].start, end)  # "на месте"
+                    if len(out) > 1 and out[-2].type == "STAY":  # "стоять на месте"
+                        out[-2:] = [Word("STAY", out[-2].value, out[-2].start, end)]
                 elif part_kind == "FILLER":  # "player": only "to player" means something
                     if before in ("TO", "ARROW"):
                         out[-1] = Word("RECEIVER", word, out[-1].start, end)
+                elif part_kind == "STAY" and before == "STAY":  # "stay put"
+                    out[-1] = Word("STAY", out[-1].value, out[-1].start, end)
                 else:
                     out.append(Word(part_kind, word, start, end))
             else:

@@ -99,14 +99,39 @@ def test_a_later_line_replaces_a_pending_pass_to_a_team_mate() -> None:
     assert r.ok and r.orders.players == ()
 
 
-def test_substitution_instead_marks_both_names_in_order() -> None:
-    for text, lang in (("замена Иванов вместо Петров", "ru"), ("sub Ivanov for Petrov", "en")):
+def test_substitution_caret_is_under_the_wrong_name_whichever_way_round() -> None:
+    # "замена X вместо Y" / "sub X for Y": X comes in, Y goes out; "X -> Y" the other way
+    for text, lang, wrong in (
+        ("замена Иванов вместо Петров", "ru", "Иванов"),
+        ("замена Петров -> Иванов", "ru", "Иванов"),
+        ("sub Ivanov for Petrov", "en", "Ivanov"),
+        ("sub Petrov -> Ivanov", "en", "Ivanov"),
+    ):
         r = _read(text, lang)
         (e,) = r.errors
-        assert e.start < e.end
-        assert e.text[e.start : e.end] in ("Иванов вместо Петров", "Ivanov for Petrov")
+        assert e.code == "subst_not_reserve"
+        assert e.text[e.start : e.end] == wrong, text
         caret = e.render().splitlines()[1]
-        assert caret.index("^") == len("1: ") + e.text.index(e.text[e.start : e.end])
+        assert caret.index("^") == len("1: ") + text.index(wrong)
+        assert caret.count("^") == len(wrong)
+
+
+def test_a_reserve_written_as_the_player_leaving_gets_the_form_to_write() -> None:
+    # Zaitsev (8) is a reserve, Popov (6) is on the field: written the wrong way round
+    for text, lang, wrong, form in (
+        ("замена Зайцев -> Попов", "ru", "Зайцев", "«замена Попов -> Зайцев»"),
+        ("замена Попов вместо Зайцев", "ru", "Зайцев", "«замена Попов -> Зайцев»"),
+        ("sub Popov for Zaitsev", "en", "Zaitsev", "“sub Попов -> Зайцев”"),
+    ):
+        code, marked, msg = _one_error(text, lang)
+        assert code == "subst_not_reserve" and marked == wrong
+        assert "не запасной" not in msg and "not a reserve" not in msg
+        assert form in msg, msg
+        fixed = form.strip("«»“”")
+        assert _read(fixed, lang).ok
+    # two reserves: no swap would help
+    code, marked, msg = _one_error("замена Зайцев -> Павлов")
+    assert marked == "Зайцев" and "запасной, его нет на поле" in msg and "«" not in msg
 
 
 def test_a_pass_without_height_flies_at_the_throwers_height_unless_the_ruleset_says_no() -> None:
@@ -133,3 +158,59 @@ def test_first_name_and_surname_but_not_two_players() -> None:
 def test_player_is_still_skipped_where_it_means_nothing() -> None:
     r = _read("Смирнов: 108 в1, отнять player 1")
     assert r.ok and r.orders.players[0].action is not None
+
+
+def test_an_unknown_word_in_a_dragon_order_shows_how_to_write_one() -> None:
+    for text, lang, word, form in (
+        ("Дракон: вперёд, дышит огнём", "ru", "дышит", "«Дракон: вперёд, вверх, залп»"),
+        ("Dragon: forward, breathe fire", "en", "breathe", "“Dragon: forward, up, volley”"),
+        # a compass word in the classic rules, which have no flame jet
+        ("Дракон: вперёд, СВ", "ru", "СВ", "«Дракон: вперёд, вверх, залп»"),
+    ):
+        code, marked, msg = _one_error(text, lang)
+        assert code == "dragon_word" and marked == word
+        assert form in msg and "«»" not in msg and "“”" not in msg
+
+
+def test_a_pass_to_a_team_mate_by_name_after_na_to_or_the_arrow() -> None:
+    mate = "\nт1-2 Петров: 91 в2"
+    for text, lang in (
+        ("Иванов: 89 в2, пас красный на Петрова", "ru"),
+        ("Иванов: 89 в2, пас красный -> Петров", "ru"),
+        ("Ivanov: 89 h2, pass red to Petrov", "en"),
+    ):
+        r = _read(text + mate, lang)
+        assert r.ok, r.errors
+        ivanov = next(o for o in r.orders.players if o.number == 1)
+        assert ivanov.action == Pass("red", 91, 2)
+
+
+def test_a_pass_to_an_opponent_by_name_says_a_pass_goes_to_a_team_mate() -> None:
+    code, marked, msg = _one_error("Иванов: 89 в2, пас красный на Соколова")
+    assert code == "receiver_opponent" and marked == "Соколова"
+    assert "Соколов — игрок команды «Виверны»" in msg and "не можете" not in msg
+
+
+def test_a_pass_with_no_target_shows_both_forms_with_its_own_words() -> None:
+    code, marked, msg = _one_error("Иванов: 89 в3, передаю красный Петрову гуллис-дуллис")
+    assert code == "pass_no_target" and marked == "передаю красный Петрову гуллис-дуллис"
+    assert "«пас красный игроку Петрову гуллис-дуллис»" in msg
+    assert "«пас красный -> 91 в3 гуллис-дуллис»" in msg  # in range of his flight, his height
+    for form in ("пас красный игроку Петрову гуллис-дуллис", "пас красный -> 91 в3 гуллис-дуллис"):
+        assert _read(f"Иванов: 89 в3, {form}\nт1-2 Петров: 91 в2").ok, form
+    # no name: a shirt number, never a name the roster may not have
+    code, _, msg = _one_error("Иванов: 89 в2, пас красный")
+    assert code == "pass_no_target" and "«пас красный игроку 2»" in msg
+    code, _, msg = _one_error("Ivanov: 89 h2, throw red Petrov", "en")
+    assert code == "pass_no_target" and "“pass red to player Petrov”" in msg
+    assert "“pass red to 91 h2”" in msg
+
+
+def test_a_substitution_line_it_cannot_read_shows_both_forms_with_its_names() -> None:
+    code, marked, msg = _one_error("замена Попова Зайцевым")
+    assert code == "subst_form" and marked == "замена Попова Зайцевым"
+    assert "«замена Попов -> Зайцев»" in msg and "«замена Зайцев вместо Попов»" in msg
+    assert _read("замена Попов -> Зайцев").ok and _read("замена Зайцев вместо Попов").ok
+    code, _, msg = _one_error("substitute Popov by Zaitsev", "en")
+    assert code == "subst_form" and "“sub Попов -> Зайцев”" in msg
+    assert _read("sub Попов -> Зайцев", "en").ok

@@ -35,3 +35,10 @@ def test_a_second_jet_within_three_ticks_is_refused_when_saved() -> None:
     text = "такт 1\nдракон струя\nтакт 2\nдракон струя\n"
     res = parse_message(text, state=STATE, ruleset=RULES, side="left")
     assert [e.code for e in res.errors] == ["fire_budget"]
+
+
+def test_a_direction_without_a_jet_says_only_a_jet_takes_one() -> None:
+    res = parse_message("дракон вперёд св", state=STATE, ruleset=RULES, side="left")
+    (e,) = res.errors
+    assert e.code == "dragon_direction" and e.text[e.start : e.end] == "св"
+    assert "«Дракон: стоять, струя св»" in e.message
