@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from sqlalchemy import Connection, bindparam, event, func, insert, inspect, or_, update
+from sqlalchemy import select as sa_select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import SessionTransaction
 from sqlalchemy.orm.attributes import set_committed_value
@@ -64,6 +65,8 @@ __all__ = [
     "member_by_email",
     "member_by_telegram",
     "membership",
+    "membership_and_member",
+    "membership_roles",
     "memberships",
     "next_deadline",
     "outbox_attachments",
@@ -272,6 +275,40 @@ def memberships(s: Session, game_id: int) -> list[tuple[Membership, Member]]:
         .order_by(col(Membership.id))
     )
     return [(m, p) for m, p in s.exec(stmt)]
+
+
+_MEMBERSHIPS = metadata.tables[Membership.__tablename__]
+_MEMBERSHIP_ROLES = (
+    sa_select(
+        _MEMBERSHIPS.c.id, _MEMBERSHIPS.c.member_id, _MEMBERSHIPS.c.side, _MEMBERSHIPS.c.role,
+        _MEMBERSHIPS.c.players,
+    )
+    .where(_MEMBERSHIPS.c.game_id == bindparam("game_id"))
+    .order_by(_MEMBERSHIPS.c.id)
+)  # fmt: skip
+_MEMBERSHIP_AND_MEMBER = (
+    select(Membership, Member)
+    .join(Member, col(Member.id) == Membership.member_id)
+    .where(Membership.id == bindparam("id"))
+)
+
+
+def membership_roles(s: Session, game_id: int) -> list[Any]:
+    """(id, member_id, side, role, players) of every membership of the game, in
+    :func:`memberships`' order, as plain rows: for a filter that needs the full
+    rows (:func:`membership_and_member`) of only a few (every order message asks
+    whom its change concerns)."""
+    return list(s.execute(_MEMBERSHIP_ROLES, {"game_id": game_id}))
+
+
+def membership_and_member(s: Session, membership_id: int) -> tuple[Membership, Member] | None:
+    """A membership with its member, in one query (kept as :func:`membership` keeps it)."""
+    found = s.exec(_MEMBERSHIP_AND_MEMBER, params={"id": membership_id}).first()
+    if found is None:
+        return None
+    ms, member = found[0], found[1]
+    s.info.setdefault(_MEMBERSHIPS_SEEN, {})[(ms.member_id, ms.game_id)] = ms
+    return ms, member
 
 
 def game_masters(s: Session, game_id: int) -> list[Member]:

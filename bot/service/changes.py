@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from bot.orderlang import format_orders
 from engine.orders import DragonOrder, PlayerOrder, Substitution
@@ -46,7 +47,13 @@ def _piece(order: Order) -> Piece | None:
     return None  # a penalty is the game master's, announced to everybody
 
 
-def _concerns(ms: Membership, piece: Piece) -> bool:
+class _Role(Protocol):
+    side: str | None
+    role: str
+    players: str
+
+
+def _concerns(ms: _Role, piece: Piece) -> bool:
     if ms.side != piece.side or ms.role not in ("captain", "player"):
         return False
     if ms.role == "captain":
@@ -90,22 +97,31 @@ def tell(
     author_id = actor.member.id if actor.member is not None else None
     teams: dict[str, Team] | None = None  # read once somebody is to be told
     sent = 0
-    for ms, member in repo.memberships(tx.s, game.id):
-        if member.id == author_id or ms.side is None:
+    # Whom it concerns is read from plain rows; only those concerned are loaded
+    # whole (usually the captain alone, or nobody).
+    for brief in repo.membership_roles(tx.s, game.id):
+        if brief.member_id == author_id or brief.side is None:
             continue
-        mine = [o for o in filed if (p := _piece(o)) is not None and _concerns(ms, p)]
-        gone = [r for r in cleared if _concerns(ms, Piece(r.side, r.unit, r.number))]
+        mine = [o for o in filed if (p := _piece(o)) is not None and _concerns(brief, p)]
+        gone = [r for r in cleared if _concerns(brief, Piece(r.side, r.unit, r.number))]
         if not (mine or gone):
+            continue
+        pair = repo.membership_and_member(tx.s, brief.id)
+        if pair is None:
+            continue
+        ms, member = pair
+        side = ms.side
+        if side is None:
             continue
         if teams is None:
             teams = repo.teams(tx.s, game.id)
-        dest = notify.member_destination(member, audience=ms.side)
-        team = teams.get(ms.side)
+        dest = notify.member_destination(member, audience=side)
+        team = teams.get(side)
         if dest is None or _reads_group(dest, team is not None and bool(team.chat), seen_by, ms):
             continue
         # A team's secrets, to one of that team's members: nowhere else.
         if not audience.member_view(tx, member, game.id, everywhere=False).covers(
-            audience.team_view(ms.side)
+            audience.team_view(side)
         ):
             continue
         text = _text(tx, game, rnd, actor, mine, gone, state, ruleset, member)
