@@ -79,7 +79,7 @@ def identify(tx: Tx, msg: Inbound) -> Actor:
             user_id = int(msg.sender)
         except ValueError:
             return Actor(identity=f"telegram:{msg.sender}", lang=settings.lang)
-        member = repo.member_by_telegram(tx.s, user_id)
+        member = repo.member_by_telegram(tx.s, user_id, with_game=True)
         global_gm = user_id in settings.gm_telegram_ids
         if global_gm and member is None:
             member = Member(
@@ -87,7 +87,7 @@ def identify(tx: Tx, msg: Inbound) -> Actor:
             )
     elif msg.channel == "email":
         address = msg.sender.strip().lower()
-        member = repo.member_by_email(tx.s, address)
+        member = repo.member_by_email(tx.s, address, with_game=True)
         # A forged From: must not make anyone a game master.
         global_gm = msg.authenticated and address in settings.gm_emails
         if global_gm and member is None:

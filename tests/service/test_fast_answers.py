@@ -176,3 +176,34 @@ async def test_redeliveries_and_hand_over_on_both_databases(any_db: Database) ->
     assert (first.status, again.status) == ("ok", "duplicate")
     assert [i.id for i in handed] == list(first.outbox_ids)
     assert len(table.rows(InboundMessage, InboundMessage.external_id == "201:5")) == 1
+
+
+async def test_an_order_message_reads_what_it_needs_once(any_db: Database) -> None:
+    """The queries of an order message, exactly: its writer with his chosen game,
+    his role in it and (SQLite) its open round, in one; the orders on file; whom
+    the change concerns (plain rows), then the captain to be told in full and the
+    teams.  PostgreSQL locks the game and reads the round after the lock, as
+    before.  The position is read once per round (here: by the first message)."""
+    from sqlalchemy import event
+
+    table = make_table(any_db)
+    await set_up_game(table)
+    assert (await table.say(202, "/game DB-1")).status == "ok"  # his chosen game
+    text = orders_text(table.state(), "left", [2])
+    assert (await table.say(202, text)).status == "ok"  # the position is read here
+    reads: list[str] = []
+
+    def watch(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+        if statement.lstrip().upper().startswith("SELECT"):
+            reads.append(statement.split("FROM", 1)[1].split()[0])
+
+    event.listen(any_db.engine, "before_cursor_execute", watch)
+    try:
+        reply = await table.say(202, text)  # the same orders again
+    finally:
+        event.remove(any_db.engine, "before_cursor_execute", watch)
+    assert reply.status == "ok", reply.text
+    locked = [] if any_db.is_sqlite else ["games", "rounds"]
+    assert reads == ["members", *locked, "orders", "memberships", "memberships", "teams"]
+    notices = table.rows(OutboxRow, OutboxRow.kind == "sheet_notice")
+    assert [n.destination for n in notices] == ["201", "201"]  # the captain, each time

@@ -385,3 +385,51 @@ def test_sqlite_writers_of_one_process_queue_for_the_write_lock(tmp_path: Path) 
         other.join()
         mine = threading.current_thread().name
         assert log.index((mine, "COMMIT")) < log.index(("second", "BEGIN"))
+
+
+def test_a_member_is_read_with_his_chosen_game_role_and_round(db: Database) -> None:
+    """``member_by_telegram(with_game=True)``: one query also brings his chosen
+    game, his membership in it (or that he has none) and, on SQLite, its round;
+    asking for them after it reads nothing."""
+    from sqlalchemy import event
+
+    from storage.models import Member, Membership
+
+    game_id = _game(db)
+    round_id = _round(db, game_id, T0 + timedelta(hours=3))
+    with db.transaction() as s:
+        s.add_all([Member(name="А", telegram_user_id=11, current_game_id=game_id),
+                   Member(name="Б", telegram_user_id=12, current_game_id=game_id),
+                   Member(name="В", telegram_user_id=13)])  # fmt: skip
+        s.flush()
+        first = repo.member_by_telegram(s, 11)
+        assert first is not None and first.id is not None
+        s.add(Membership(member_id=first.id, game_id=game_id, side="left", role="captain"))
+    queries: list[str] = []
+
+    def count(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+        if statement.startswith("SELECT"):
+            queries.append(statement)
+
+    event.listen(db.engine, "before_cursor_execute", count)
+    try:
+        with db.transaction() as s:
+            member = repo.member_by_telegram(s, 11, with_game=True)
+            assert member is not None and member.id is not None and len(queries) == 1
+            game = repo.get_game(s, game_id)
+            ms = repo.membership(s, member.id, game_id)
+            assert game is not None and ms is not None and ms.role == "captain"
+            assert len(queries) == 1
+            rnd = repo.round_by_id(s, game.current_round_id)
+            assert rnd is not None and rnd.id == round_id
+            assert len(queries) == (1 if db.is_sqlite else 2)  # PostgreSQL: after the lock
+            other = repo.member_by_telegram(s, 12, with_game=True)
+            assert other is not None and other.id is not None
+            before = len(queries)
+            assert repo.membership(s, other.id, game_id) is None  # none, and known so
+            assert len(queries) == before
+            alone = repo.member_by_telegram(s, 13, with_game=True)
+            assert alone is not None and alone.name == "В"
+            assert repo.member_by_telegram(s, 14, with_game=True) is None
+    finally:
+        event.remove(db.engine, "before_cursor_execute", count)
