@@ -110,27 +110,29 @@ _CURRENT_ORDERS = (
     .order_by(col(OrderRow.id))
 )
 _CURRENT_ORDERS_OF_SIDE = _CURRENT_ORDERS.where(OrderRow.side == bindparam("side"))
+# Core, not ORM-enabled, updates of the hot path: the same SQL at about a quarter
+# of the cost (the ORM's bulk-update path costs more than SQLite runs the
+# statement).  Like the ORM statements they replace (``synchronize_session=False``)
+# they leave the session's copies alone, and the session is flushed first, as
+# the ORM's autoflush did.
+_INBOUND = metadata.tables[InboundMessage.__tablename__]
+_ORDER_ROWS = metadata.tables[OrderRow.__tablename__]
 _SUPERSEDE = (
-    update(OrderRow)
-    .where(col(OrderRow.id).in_(bindparam("ids", expanding=True)))
+    update(_ORDER_ROWS)
+    .where(_ORDER_ROWS.c.id.in_(bindparam("ids", expanding=True)))
     .values(current=False, superseded_at=bindparam("now"))
-    .execution_options(synchronize_session=False)
 )
 _FINISH_INBOUND = (
-    update(InboundMessage)
-    .where(col(InboundMessage.id) == bindparam("inbound_id"))
+    update(_INBOUND)
+    .where(_INBOUND.c.id == bindparam("inbound_id"))
     .values(
         status=bindparam("status"), game_id=bindparam("game_id"), member_id=bindparam("member_id")
     )
-    .execution_options(synchronize_session=False)
 )
 _CLAIM_INBOUND = (
-    update(InboundMessage)
-    .where(
-        col(InboundMessage.id) == bindparam("inbound_id"), col(InboundMessage.status) == "received"
-    )
+    update(_INBOUND)
+    .where(_INBOUND.c.id == bindparam("inbound_id"), _INBOUND.c.status == "received")
     .values(status="working")
-    .execution_options(synchronize_session=False)
 )
 _SNAPSHOT = select(Snapshot.state).where(
     Snapshot.round_id == bindparam("round_id"), Snapshot.tick == bindparam("tick")
@@ -416,8 +418,9 @@ def claim_inbound(s: Session, inbound_id: int) -> bool:
     outcome: False when another transaction has done so (it is done, or being
     done: on PostgreSQL this waits for that one).  A rolled-back transaction
     leaves the message to be worked on again."""
-    result = s.execute(_CLAIM_INBOUND, {"inbound_id": inbound_id})
-    return bool(getattr(result, "rowcount", 0))
+    s.flush()
+    result = s.connection().execute(_CLAIM_INBOUND, {"inbound_id": inbound_id})
+    return bool(result.rowcount)
 
 
 def unprocessed_inbound(
@@ -443,7 +446,8 @@ def finish_inbound(
 ) -> None:
     """Record what became of a stored message (no need to load it first)."""
     params = {"inbound_id": inbound_id, "status": status, "game_id": game_id}
-    s.execute(_FINISH_INBOUND, {**params, "member_id": member_id})
+    s.flush()
+    s.connection().execute(_FINISH_INBOUND, {**params, "member_id": member_id})
 
 
 def inbound_by_external(s: Session, channel: str, external_id: str) -> InboundMessage | None:
@@ -605,7 +609,8 @@ def supersede(s: Session, rows: Iterable[OrderRow], now: datetime) -> int:
     """Mark orders as no longer current (they stay on record)."""
     doomed = [r for r in rows if r.current and r.id is not None]
     if doomed:
-        s.execute(_SUPERSEDE, {"ids": [r.id for r in doomed], "now": now})
+        s.flush()
+        s.connection().execute(_SUPERSEDE, {"ids": [r.id for r in doomed], "now": now})
         # The rows in hand now say what the database says, without a re-read.
         for row in doomed:
             set_committed_value(row, "current", False)
