@@ -97,7 +97,9 @@ def load_state(tx: Tx, rnd: Round, tick: int = 0) -> MatchState:
     """The stored position of ``rnd`` after ``tick`` ticks (0: before the round)."""
     assert rnd.id is not None
     key = (rnd.id, tick)
-    cached = tx.positions.get(key) if tx.positions is not None else None
+    cached = tx.read_positions.get(key)  # read earlier in this transaction
+    if cached is None and tx.positions is not None:
+        cached = tx.positions.get(key)
     if cached is not None:
         return cached
     data = repo.snapshot(tx.s, rnd.id, tick)
