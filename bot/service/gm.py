@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from engine.geometry import Side
@@ -18,7 +19,7 @@ from storage.models import Game
 
 from . import notify, rounds
 from .context import Actor, ServiceError, Tx, game_code
-from .deadlines import ScheduleError, next_deadline, normalize_schedule, parse_zone
+from .deadlines import ScheduleError, next_deadline, normalize_schedule, parse_zone, schedule_text
 from .filing import store_order
 from .i18n import N_, STATUS_TEXTS, format_time, t, tn
 from .notify import Destination
@@ -183,7 +184,11 @@ def set_deadline(
     game.deadlines, game.timezone = times, zone
     tx.s.add(game)
     rnd = rounds.current_round(tx, game)
-    params: dict[str, Any] = {"game": game_code(game), "deadlines": times, "timezone": zone}
+    params: dict[str, Any] = {
+        "game": game_code(game),
+        "deadlines": partial(schedule_text, times),
+        "timezone": zone,
+    }
     record(tx, actor, game, "set_deadline", deadlines=times, timezone=zone)
     if rnd is None or rnd.status != "open":
         # Before the start (or after the end) it concerns the game masters only.

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from engine.geometry import SIDES
@@ -16,7 +17,7 @@ from storage.models import Game, Membership, Player, Team
 
 from . import audience, invitations, notify, rounds
 from .context import Actor, ServiceError, Tx, game_code
-from .deadlines import ScheduleError, normalize_schedule, parse_zone
+from .deadlines import ScheduleError, normalize_schedule, parse_zone, schedule_text
 from .fairness import new_seed
 from .gm import MIN_TIME_RANGE, Outcome, local_time, locked_game, record, side_of, tell
 from .i18n import SIDE_TEXTS, t
@@ -90,7 +91,7 @@ def create_game(
     )
     return Outcome(
         "game_created",
-        {"game": game_code(game), "deadlines": schedule, "timezone": zone},
+        {"game": game_code(game), "deadlines": partial(schedule_text, schedule), "timezone": zone},
         game_id=game.id,
     )
 
