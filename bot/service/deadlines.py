@@ -119,8 +119,8 @@ def next_deadline(after: datetime, zone: str, schedule: str) -> datetime:
     local_day = after.astimezone(tz).date()
     for offset in range(3):  # today's times may all be gone; tomorrow's are not
         day = local_day + timedelta(days=offset)
-        for t in times:
-            candidate = datetime.combine(day, t, tzinfo=tz).astimezone(UTC)
+        for clock in times:
+            candidate = datetime.combine(day, clock, tzinfo=tz).astimezone(UTC)
             if candidate > after:
                 return candidate
     raise AssertionError("unreachable: a daily schedule always has a next time")
