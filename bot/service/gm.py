@@ -440,6 +440,11 @@ def penalty(tx: Tx, actor: Actor, game_id: int | None, side: str, tick: int = 1)
     problems = check_orders(state, RoundOrders(penalties=(order,)), ruleset)
     if any(p.code is Code.PENALTY_NO_WARNING for p in problems):
         # §10: only in the round after a warning.
+        on_file = repo.current_orders(tx.s, game.id or 0, rnd.number, which)
+        if any(row.unit == "warning" for row in on_file):  # warned in this very round
+            raise ServiceError(
+                "penalty_warned_now", team=team.name, round=rnd.number, next=rnd.number + 1
+            )
         raise ServiceError("penalty_no_warning", team=team.name, round=rnd.number - 1)
     store_order(tx, game, order, state=state, ruleset=ruleset, author=actor.identity)
     record(tx, actor, game, "penalty", side=side, tick=tick, round=rnd.number)

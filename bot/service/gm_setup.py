@@ -20,7 +20,7 @@ from .context import Actor, ServiceError, Tx, game_code
 from .deadlines import ScheduleError, normalize_schedule, parse_zone, schedule_text
 from .fairness import new_seed
 from .gm import MIN_TIME_RANGE, Outcome, local_time, locked_game, record, side_of, tell
-from .i18n import SIDE_TEXTS, t
+from .i18n import N_, SIDE_TEXTS, t
 
 __all__ = [
     "add_player",
@@ -228,8 +228,9 @@ def set_channel(
     game.channel_chat, game.channel_thread = chat or None, thread
     tx.s.add(game)
     record(tx, actor, game, "set_channel", chat=chat, thread=thread)
-    told = tell(tx, actor, game, "channel_set", to=notify.public_destinations(game))
-    return Outcome("channel_set", {"game": game_code(game)}, game_id=game.id, told=told)
+    key = N_("channel_set") if game.channel_chat else N_("channel_off")
+    told = tell(tx, actor, game, key, to=notify.public_destinations(game))
+    return Outcome(key, {"game": game_code(game)}, game_id=game.id, told=told)
 
 
 def _side(side: str) -> Callable[[str], str]:
