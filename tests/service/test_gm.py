@@ -183,3 +183,16 @@ async def test_linkchat_and_setchannel_never_take_a_private_chat(table: Table) -
     assert table.game().channel_chat == "-1002"
     off = await table.say(GM, "/setchannel off")
     assert off.status == "ok" and "убран" in off.text and table.game().channel_chat is None
+
+
+async def test_listing_and_sheets_speak_the_readers_language(table: Table) -> None:
+    """/invitations names the dragon in words (it showed the stored "2,dragon"),
+    and a master's /orders names both teams as two (not «Саламандры, Виверны»)."""
+    assert (await table.say(GM, "/invite player left 2 dragon")).status == "ok"
+    listing = await table.say(GM, "/invitations")
+    assert "(2, дракон)" in listing.text and "dragon" not in listing.text
+    sheets = await table.say(GM, "/orders")
+    assert "Приказы команд «Саламандры» и «Виверны»:" in sheets.text
+    await table.say(GM, "/lang en")
+    assert "(2, the dragon)" in (await table.say(GM, "/invitations")).text
+    assert "Orders of teams “Саламандры” and “Виверны”:" in (await table.say(GM, "/orders")).text
