@@ -553,6 +553,7 @@ _VARIANT_CHOICES: Final = {
     "own_cell_catch": ("any_height", "within_own_height"),
     "penalties": ("classic", "none"),
     "thrown_onto_dragon": ("swallowed", "next_tick"),
+    "ball_move_east": ("named", "none"),
 }
 
 

@@ -2,7 +2,7 @@
 dragon's cell at its height is swallowed there and then, with his balls, and
 loses the rest of the tick (001: «Дракон проглатывает игрока, который
 оказался на одной из клеток дракона … Если в этот момент у игрока был мяч -
-засчитывается гол»).
+засчитывается гол»); the ``ball_move`` event names the course east.
 Versions 1 and 2 keep their data, digests and play (docs/rules.md, 001 ·
 Versions; the case book has both readings, cases/variant-001/s04)."""
 
@@ -17,7 +17,7 @@ from engine.ruleset import load_ruleset, shipped_versions
 V1_DIGEST = "efd78b259fede51c903e74453af3c076b6a64d00cc5cdb03e05a5e4a55317ed7"
 V2_DIGEST = "59127ad06cce5d7a5f528c63ed7266bf4e1cfc7c6fd64a55fbf638995bbf21f2"
 
-NEW_KEYS = ("thrown_onto_dragon",)
+NEW_KEYS = ("thrown_onto_dragon", "ball_move_east")
 
 
 def _case(text: str) -> None:
@@ -32,7 +32,7 @@ def test_version_3_is_current_and_versions_1_and_2_keep_their_digests() -> None:
     assert (v2.version, v2.digest) == (2, V2_DIGEST)
     assert load_ruleset("variant-001").digest == v3.digest not in (V1_DIGEST, V2_DIGEST)
     assert not any(k in v1.extra or k in v2.extra for k in NEW_KEYS)
-    assert v3.extra["thrown_onto_dragon"] == "swallowed"
+    assert (v3.extra["thrown_onto_dragon"], v3.extra["ball_move_east"]) == ("swallowed", "named")
 
 
 STRIKE = """
@@ -159,3 +159,37 @@ def test_knocked_back_onto_a_cell_the_dragon_moved_onto_he_is_swallowed_then() -
             'no_events = ["player_swallowed"]',
         )
     )
+
+
+EAST = """
+title = "t"
+ruleset = "{ruleset}"
+rule = "3.14"
+quote = "Только 1 ход мяч движется в заданном направлении с заданной скоростью."
+ticks = 3
+
+[players]
+L1 = {{ at = "38/2", holds = "red" }}
+
+[orders]
+L1 = "38/2 pass red 41/2"
+
+[expect]
+red = {{ status = "free", at = "43/2" }}
+{expect}
+"""
+
+
+def test_a_ball_flying_east_is_recorded_with_its_course() -> None:
+    _case(
+        EAST.format(ruleset="variant-001", expect='events = ["ball_move red cell=43 direction=E"]')
+    )
+    # Versions 1-2 recorded none (Direction.E is 0): their rounds' digests keep it.
+    for ruleset in ("variant-001@1", "variant-001@2"):
+        _case(
+            EAST.format(
+                ruleset=ruleset,
+                expect='events = ["ball_move red cell=43"]\n'
+                'no_events = ["ball_move red direction=E"]',
+            )
+        )
