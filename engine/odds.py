@@ -406,11 +406,25 @@ def order_odds(
     return out
 
 
-def _held_at(state: MatchState, o: PlayerOrder) -> int:
-    """Balls he holds at the tick: those he starts with, less passes before it
-    (gains by catches and steals are uncertain, so not counted)."""
-    held = len(state.player(o.side, o.number).balls) if state.find_player(o.side, o.number) else 0
-    return held
+def _held_at(state: MatchState, mine: RoundOrders, o: PlayerOrder) -> int:
+    """Balls he holds at the tick: those he starts with, less those his own
+    orders pass before it (gains by catches and steals are uncertain, so not
+    counted)."""
+    player = state.find_player(o.side, o.number)
+    if player is None:
+        return 0
+    held = list(player.balls)
+    for earlier in mine.players:
+        a = earlier.action
+        if (
+            earlier.number == o.number
+            and earlier.side == o.side
+            and earlier.tick < o.tick
+            and isinstance(a, Pass)
+            and a.ball in held
+        ):
+            held.remove(a.ball)
+    return len(held)
 
 
 def _action_odds(
@@ -423,7 +437,7 @@ def _action_odds(
     at: Place,
 ) -> list[Chance]:
     a = o.action
-    held = _held_at(state, o)
+    held = _held_at(state, mine, o)
     if isinstance(a, Catch):
         return _catch_odds(state, rules, mine, paths, o, at, held, a)
     if isinstance(a, Steal):
@@ -496,7 +510,7 @@ def _catch_odds(
                 there = paths.get(other.number, {}).get(o.tick)
                 if there is None:
                     continue
-                rr = catch_chance(rules, there, _held_at(state, other), place)
+                rr = catch_chance(rules, there, _held_at(state, mine, other), place)
                 if rr is not None:
                     rivals.append(rr[0])
             total += p * catch_share(r[0], rivals)

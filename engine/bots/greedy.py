@@ -345,7 +345,15 @@ class _Greedy:
             return Catch(), "catch"
         if not team.can_take_more(plan):
             return None, key
-        targets = team.steal_targets(plan, cell, tick)
+        # A steal needs him on this cell or the next one (§4): where he stands
+        # now, or where he flies with the ball (towards our dragon).
+        steps = tick - team.state.tick
+        targets = [
+            o
+            for o in team.steal_targets(plan, cell, tick)
+            if o.cell is not None
+            and min(DIST[cell][o.cell], DIST[cell][_towards(o.cell, self.own_head, steps)]) <= 1
+        ]
         near_ball = any(DIST[cell][c[tick][0]] <= 1 for c in self.course.values())
         if targets and not near_ball:
             victim = min(targets, key=lambda o: (DIST[cell][o.cell or 0], o.number))

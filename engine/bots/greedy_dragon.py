@@ -74,14 +74,20 @@ def plan_dragon(team: Team, tick: int, last: DragonMove | None, guess: bool = Fa
     for m in options:
         move, head, facing, step = m
         rests = move == "stay" and step == 0
-        if {last, move} == {"left", "right"}:
-            continue  # a turn undone: it would only have kept the mouth shut
-        if move == "stay" and step and step == -last_step:
-            continue  # so is a height step undone
+        # A turn or a height step undone the next tick only keeps the mouth
+        # shut: taken only to spare a team-mate or keep a shot out.
+        undone = {last, move} == {"left", "right"} or (
+            move == "stay" and step != 0 and step == -last_step
+        )
         zone = dragon_body(head, facing)
         if dazed and (rests or forced):
             zone = zone | danger_cells(head, facing)
-        knocks = sum(1 for c, h in flying if c in zone and (dazed or h == d.height + step))
+        # At its height a team-mate falls for sure; dazed, at another with 50%.
+        knocks = sum(
+            2 if h == d.height + step else 1
+            for c, h in flying
+            if c in zone and (dazed or h == d.height + step)
+        )
         threat = risk.value(head, tick)
         loose = any(DIST[c][head] <= 1 for c in loose_cells)
         open_ = rests or forced
@@ -111,6 +117,7 @@ def plan_dragon(team: Team, tick: int, last: DragonMove | None, guess: bool = Fa
         key = (
             exposure,
             knocks,
+            undone,
             -fire_now,
             -swallow,
             near,
@@ -159,7 +166,8 @@ def plan_dragon(team: Team, tick: int, last: DragonMove | None, guess: bool = Fa
 
 
 # The points a dragon risks when it opens its mouth: a shot may come in if at
-# most this much could be thrown into it (resting, firing).
+# most this much could be thrown into it (resting, firing) — when its team is
+# level or ahead; behind, none.
 REST_RISK = 5
 FIRE_RISK = 5
 
@@ -220,6 +228,8 @@ class _Risk:
         self.lead = state.team(team.foe).score - state.team(team.side).score
 
     def allows(self, value: int, limit: int) -> bool:
+        if self.lead > 0:
+            limit = 0  # behind, it risks no goal at all: each one makes it worse
         return value <= limit and (not value or self.lead + 2 * value <= self.in_play)
 
     def value(self, head: int, tick: int, last: int | None = None) -> int:
@@ -231,6 +241,10 @@ class _Risk:
             flown = t - self.first  # cells a carrier flies before he throws
             if flown == 0:
                 total = sum(v for c, v in self.in_air if row[c] <= 1)
+                if self.lead > 0:
+                    # Behind, not even a carrier who might fly into its reach
+                    # (swallowed, his balls score, §6).
+                    total += sum(v for c, _, v in self.carriers if row[c] <= 2)
             else:
                 total = sum(v for c, reach, v in self.carriers if row[c] - 1 - flown <= reach)
                 # Won at tick ``won``, thrown a tick later at the soonest.

@@ -42,6 +42,23 @@ def test_catch_table(cell: int, height: int, held: tuple[str, ...], expected: fl
     assert chance.params["second"] == int(bool(held))
 
 
+def test_a_ball_he_passes_earlier_in_the_round_no_longer_counts() -> None:
+    """§4: after passing his only ball on tick 1, his catch on tick 2 is a
+    first ball's (100%), not a second's (90%)."""
+    state = position(
+        [player("left", 1, 106, 2, ("green",)), player("left", 2, 109, 2)],
+        [free_ball("red", 106, 2, direction=None)],
+    )
+    orders = [
+        PlayerOrder("left", 1, 1, 106, 2, Pass("green", 109, 2)),
+        PlayerOrder("left", 1, 2, 106, 2, Catch("red")),
+    ]
+    line = next(x for x in _odds(state, orders) if x.order.tick == 2)
+    chance = _only(line.chances, "catch")
+    assert chance.probability == pytest.approx(1.0)
+    assert chance.params["second"] == 0
+
+
 def test_two_claimants_share_the_ball() -> None:
     """§4: both make it (1.0 each), one of them is picked at random."""
     state = position(
