@@ -552,6 +552,8 @@ def parse_ruleset(data: dict[str, Any], version: int | None = None) -> Ruleset:
 _VARIANT_CHOICES: Final = {
     "own_cell_catch": ("any_height", "within_own_height"),
     "penalties": ("classic", "none"),
+    "thrown_onto_dragon": ("swallowed", "next_tick"),
+    "ball_move_east": ("named", "none"),
 }
 
 

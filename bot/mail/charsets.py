@@ -47,6 +47,7 @@ _ALIASES = {
     "ibm-866": "cp866",
     "x-mac-cyrillic": "mac-cyrillic",
 }
+_ESCAPE_CODECS = frozenset({"unicode-escape", "raw-unicode-escape"})
 # Labels that mean "some 8-bit charset, nobody knows which".
 _UNKNOWN = frozenset(
     {"unknown-8bit", "x-unknown", "unknown", "x-user-defined", "8bit", "default", "charset"}
@@ -83,8 +84,12 @@ def normalize_charset(label: str | None) -> str | None:
         info = codecs.lookup(name)
     except (LookupError, ValueError):  # ValueError: surrogates (8-bit bytes), embedded NUL
         return None
-    # Bytes-to-bytes and str-to-str codecs (base64, hex, rot13) decode no mail text.
-    return info.name if info._is_text_encoding else None
+    # Bytes-to-bytes and str-to-str codecs (base64, hex, rot13) decode no mail text,
+    # nor do Python's escape codecs: no mail client writes them, and an invalid
+    # escape makes them warn (an error where warnings are errors) or yield surrogates.
+    if not info._is_text_encoding or info.name in _ESCAPE_CODECS:
+        return None
+    return info.name
 
 
 def cyrillic_score(text: str) -> float:
@@ -137,7 +142,7 @@ def decode_text(data: bytes, label: str | None) -> tuple[str, str, bool]:
         except (LookupError, ValueError):  # UnicodeError too (idna, punycode raise it bare)
             pass
         else:
-            # utf-7 or unicode-escape can yield lone surrogates, which no database stores.
+            # utf-7 can yield lone surrogates, which no database stores.
             if not _SURROGATE.search(text):
                 return text, codec, False
     text, guessed = guess_decode(data)

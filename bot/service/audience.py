@@ -129,7 +129,7 @@ PUBLIC_KEYS = frozenset(
         "welcome", "passphrase_set", "game_created", "team_added", "player_added",
         "deadline_set", "game_started_gm", "paused", "resumed", "extended", "resolved",
         "rolled_back", "warned", "penalty_ordered", "substituted", "ended_by_gm", "announced",
-        "team_chat_linked", "channel_set",
+        "team_chat_linked", "channel_set", "channel_off",
     }
 )  # fmt: skip
 

@@ -547,17 +547,23 @@ def _announce(r: Request) -> Outcome:
 
 def _linkchat(r: Request) -> Outcome:
     game_id, side, rest = _side_and_rest(r, "/linkchat left|right [CHAT]")
-    chat = rest[0] if rest else r.msg.chat
+    # Without CHAT, the group it is written in: never a private chat (that would
+    # make the writer's own chat the team's) nor a letter.
+    chat = rest[0] if rest else group_chat(r.msg)
     if not chat:
+        gm.locked_game(r.tx, r.actor, game_id)  # "only a game master" comes first
         raise ServiceError("usage", usage="/linkchat left|right CHAT")
     return gm_setup.link_team_chat(r.tx, r.actor, game_id, side, chat, r.msg.meta.get("thread_id"))
 
 
 def _setchannel(r: Request) -> Outcome:
     game_id, args = r.game_id()
-    chat = args[0] if args else r.msg.chat
-    if chat is not None and chat.lower() in ("off", "none", "нет"):
-        chat = None
+    chat = args[0] if args else group_chat(r.msg)  # a private chat is no channel
+    if chat is None:
+        gm.locked_game(r.tx, r.actor, game_id)  # "only a game master" comes first
+        raise ServiceError("usage", usage="/setchannel CHAT [TOPIC] | off")
+    if chat.lower() in ("off", "none", "нет"):
+        return gm_setup.set_channel(r.tx, r.actor, game_id, None)
     thread = args[1] if len(args) > 1 else r.msg.meta.get("thread_id")
     return gm_setup.set_channel(r.tx, r.actor, game_id, chat, thread)
 

@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from bot.i18n import format_clock, t, tn
 from bot.logging import get_logger
 
 from .ports import Clock, sleep_or_event
@@ -29,6 +30,7 @@ __all__ = [
     "parse_schedule",
     "parse_zone",
     "schedule_interval",
+    "schedule_text",
 ]
 
 log = get_logger(__name__)
@@ -82,6 +84,22 @@ def normalize_schedule(text: str) -> str:
     return format_schedule(parse_schedule(text))
 
 
+def schedule_text(stored: str, lang: str | None, *, clock: bool = False) -> str:
+    """A stored schedule as its readers read it: a daily one as stored
+    ("09:00,21:00"; ``clock``: in the reader's way of writing times, «21:00»,
+    "9:00 PM"), a periodic one in words («каждые 10 минут», "every 10 minutes")."""
+    step = schedule_interval(stored)
+    if step is None:
+        times = format_clock(parse_schedule(stored), lang) if clock else stored
+        return t("schedule_daily", lang, times=times)  # "at 21:00" in English
+    seconds = int(step.total_seconds())
+    if seconds % 3600 == 0:
+        return tn("schedule_every_hours", seconds // 3600, lang)
+    if seconds % 60 == 0:
+        return tn("schedule_every_minutes", seconds // 60, lang)
+    return tn("schedule_every_seconds", seconds, lang)
+
+
 def parse_zone(name: str) -> ZoneInfo:
     try:
         return ZoneInfo(name.strip())
@@ -101,8 +119,8 @@ def next_deadline(after: datetime, zone: str, schedule: str) -> datetime:
     local_day = after.astimezone(tz).date()
     for offset in range(3):  # today's times may all be gone; tomorrow's are not
         day = local_day + timedelta(days=offset)
-        for t in times:
-            candidate = datetime.combine(day, t, tzinfo=tz).astimezone(UTC)
+        for clock in times:
+            candidate = datetime.combine(day, clock, tzinfo=tz).astimezone(UTC)
             if candidate > after:
                 return candidate
     raise AssertionError("unreachable: a daily schedule always has a next time")

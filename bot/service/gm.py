@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from engine.geometry import Side
@@ -18,7 +19,7 @@ from storage.models import Game
 
 from . import notify, rounds
 from .context import Actor, ServiceError, Tx, game_code
-from .deadlines import ScheduleError, next_deadline, normalize_schedule, parse_zone
+from .deadlines import ScheduleError, next_deadline, normalize_schedule, parse_zone, schedule_text
 from .filing import store_order
 from .i18n import N_, STATUS_TEXTS, format_time, t, tn
 from .notify import Destination
@@ -183,7 +184,11 @@ def set_deadline(
     game.deadlines, game.timezone = times, zone
     tx.s.add(game)
     rnd = rounds.current_round(tx, game)
-    params: dict[str, Any] = {"game": game_code(game), "deadlines": times, "timezone": zone}
+    params: dict[str, Any] = {
+        "game": game_code(game),
+        "deadlines": partial(schedule_text, times),
+        "timezone": zone,
+    }
     record(tx, actor, game, "set_deadline", deadlines=times, timezone=zone)
     if rnd is None or rnd.status != "open":
         # Before the start (or after the end) it concerns the game masters only.
@@ -435,6 +440,11 @@ def penalty(tx: Tx, actor: Actor, game_id: int | None, side: str, tick: int = 1)
     problems = check_orders(state, RoundOrders(penalties=(order,)), ruleset)
     if any(p.code is Code.PENALTY_NO_WARNING for p in problems):
         # §10: only in the round after a warning.
+        on_file = repo.current_orders(tx.s, game.id or 0, rnd.number, which)
+        if any(row.unit == "warning" for row in on_file):  # warned in this very round
+            raise ServiceError(
+                "penalty_warned_now", team=team.name, round=rnd.number, next=rnd.number + 1
+            )
         raise ServiceError("penalty_no_warning", team=team.name, round=rnd.number - 1)
     store_order(tx, game, order, state=state, ruleset=ruleset, author=actor.identity)
     record(tx, actor, game, "penalty", side=side, tick=tick, round=rnd.number)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from engine.geometry import SIDES
@@ -16,10 +17,10 @@ from storage.models import Game, Membership, Player, Team
 
 from . import audience, invitations, notify, rounds
 from .context import Actor, ServiceError, Tx, game_code
-from .deadlines import ScheduleError, normalize_schedule, parse_zone
+from .deadlines import ScheduleError, normalize_schedule, parse_zone, schedule_text
 from .fairness import new_seed
 from .gm import MIN_TIME_RANGE, Outcome, local_time, locked_game, record, side_of, tell
-from .i18n import SIDE_TEXTS, t
+from .i18n import N_, SIDE_TEXTS, t
 
 __all__ = [
     "add_player",
@@ -90,7 +91,7 @@ def create_game(
     )
     return Outcome(
         "game_created",
-        {"game": game_code(game), "deadlines": schedule, "timezone": zone},
+        {"game": game_code(game), "deadlines": partial(schedule_text, schedule), "timezone": zone},
         game_id=game.id,
     )
 
@@ -227,8 +228,9 @@ def set_channel(
     game.channel_chat, game.channel_thread = chat or None, thread
     tx.s.add(game)
     record(tx, actor, game, "set_channel", chat=chat, thread=thread)
-    told = tell(tx, actor, game, "channel_set", to=notify.public_destinations(game))
-    return Outcome("channel_set", {"game": game_code(game)}, game_id=game.id, told=told)
+    key = N_("channel_set") if game.channel_chat else N_("channel_off")
+    told = tell(tx, actor, game, key, to=notify.public_destinations(game))
+    return Outcome(key, {"game": game_code(game)}, game_id=game.id, told=told)
 
 
 def _side(side: str) -> Callable[[str], str]:

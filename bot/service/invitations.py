@@ -359,8 +359,12 @@ def _line(tx: Tx, game: Game, inv: Invitation, members: dict[int | None, Member]
     team = _team_of(tx, game, inv.side)
     what = t(ROLE_TEXTS.get(inv.role, "role_player"), lang)
     what += " " + t("name.quoted", lang, text=team) if team else ""
-    if inv.players and inv.role == "player":
-        what += f" ({inv.players})"
+    if inv.players and inv.role == "player":  # "2,dragon" as stored
+        pieces = [
+            t("sheet_piece_dragon", lang) if piece == "dragon" else piece
+            for piece in inv.players.split(",")
+        ]
+        what += f" ({', '.join(pieces)})"
     bound = _bound(inv.email, inv.telegram_username)
     assert callable(bound)
     if inv.revoked_at is not None:

@@ -504,10 +504,11 @@ def sheet(tx: Tx, game_id: int, sides: frozenset[str], lang: str) -> str:
     if len(sides) == 1:
         shown = "left" if "left" in sides else "right"
     rows = repo.current_orders(tx.s, game.id, rnd.number, shown)
-    team = state.team(shown).name if shown else f"{state.teams[0].name}, {state.teams[1].name}"
     head = t(
-        "sheet_header", lang, game=game_code(game), round=rnd.number,
-        deadline=format_time(rnd.deadline, game.timezone, lang), team=team,
+        N_("sheet_header") if shown else N_("sheet_header_both"), lang, game=game_code(game),
+        round=rnd.number, deadline=format_time(rnd.deadline, game.timezone, lang),
+        team=state.team(shown).name if shown else "",
+        left=state.team("left").name, right=state.team("right").name,
     )  # fmt: skip
     body = format_sheet(
         _sheet_orders(rows), state=state, ruleset=rounds.ruleset_of(game), side=shown, lang=lang

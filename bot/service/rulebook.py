@@ -16,7 +16,7 @@ from importlib import resources
 from bot.render.names import edition_name
 from engine.ruleset import Ruleset
 
-from .i18n import N_, format_clock, lang_or_default, t, tn
+from .i18n import N_, lang_or_default, t, tn
 
 __all__ = ["RULES_PICTURES", "book_url", "edition", "rulebook_files", "rules_params"]
 
@@ -42,7 +42,7 @@ def rules_params(
     ruleset: Ruleset, lang: str, *, deadlines: str, timezone: str, url: str
 ) -> dict[str, object]:
     """The parameters of the ``rules`` text for a reader of ``lang``."""
-    from .deadlines import parse_schedule
+    from .deadlines import schedule_text
 
     spells = ", ".join(
         t(
@@ -64,7 +64,7 @@ def rules_params(
         "ticks": tn("rules_ticks", ruleset.ticks_per_round, lang),
         "rounds": tn("rules_rounds", ruleset.max_rounds, lang),
         "players": tn("rules_players", ruleset.players_per_team, lang),
-        "deadlines": format_clock(parse_schedule(deadlines), lang),
+        "deadlines": schedule_text(deadlines, lang, clock=True),
         "timezone": timezone,
         "spells": spells,
         "where": where,

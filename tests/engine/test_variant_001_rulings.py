@@ -21,9 +21,9 @@ def _case(text: str) -> None:
     assert result.passed, result.detail
 
 
-def test_version_2_is_current_and_version_1_keeps_its_digest() -> None:
-    assert shipped_versions("variant-001") == (1, 2)
-    v1, v2 = load_ruleset("variant-001", 1), load_ruleset("variant-001")
+def test_version_2_has_the_settings_and_version_1_keeps_its_digest() -> None:
+    assert shipped_versions("variant-001")[:2] == (1, 2)  # version 3: test_variant_001_version_3
+    v1, v2 = load_ruleset("variant-001", 1), load_ruleset("variant-001", 2)
     assert (v1.version, v1.digest) == (1, V1_DIGEST)
     assert v2.version == 2 and v2.digest != V1_DIGEST
     assert "own_cell_catch" not in v1.extra and "penalties" not in v1.extra

@@ -150,6 +150,19 @@ def test_broken_header_keeps_the_rest_of_the_mail(raw: bytes, subject: str) -> N
     assert mail.text == "hi"
 
 
+def test_an_escape_codec_named_in_a_header_word_is_guessed_not_warned() -> None:
+    # Found by the fuzzer: Python's unicode-escape codec warns on the invalid
+    # escape ("\\ "), and with warnings as errors the mail was "unreadable".
+    raw = (
+        b"From: <a@b.c>\r\nSubject: x\r\n"
+        b"Date: Sat=?unicode-escape?Q?\\\x00d800?=, 01 Mar 2025 18:00:00 +0000\r\n"
+        b"Content-Type: text/plain; charset=win-1251\r\n\r\n"
+    ) + "Ловец".encode("cp1251")
+    mail = read_message(raw)
+    assert_storable(mail, raw)
+    assert mail.text == "Ловец"
+
+
 def test_nul_and_surrogate_producing_charsets_give_storable_text() -> None:
     raw = (
         b"From: <a@b.c>\r\nSubject: x\x00y\r\nMessage-ID: <a\x00b@c>\r\n"

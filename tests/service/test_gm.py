@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from support.service_table import FIRST_DEADLINE, GM, START, Table, make_table
 
 from storage.db import Database
-from storage.models import EventRow, GmAction, Invitation, OrderRow
+from storage.models import EventRow, GmAction, Invitation, OrderRow, Team
 
 
 async def test_rosters_and_team_sizes_shape_the_opening_position(sqlite_db: Database) -> None:
@@ -68,7 +68,10 @@ async def test_penalty_throw_in_reaches_the_engine(table: Table) -> None:
     refused = await table.say(GM, "/penalty right 3")
     assert refused.status == "rejected" and "/warn" in refused.text
     assert (await table.say(GM, "/warn right мячи держат")).status == "ok"
-    assert (await table.say(GM, "/penalty right 3")).status == "rejected"  # same round
+    same_round = await table.say(GM, "/penalty right 3")  # warned in this very round
+    assert same_round.status == "rejected" and "/warn" not in same_round.text
+    assert "предупредили в этом раунде (1)" in same_round.text
+    assert "/penalty в раунде 2" in same_round.text
     assert [(r.unit, r.side) for r in table.rows(OrderRow)] == [("warning", "right")]
     await table.clock.set(FIRST_DEADLINE)
     await table.service.resolve_due()
@@ -158,3 +161,38 @@ async def test_an_invitation_says_the_link_once_the_bot_name_is_known(table: Tab
     assert f"Или пусть пришлёт боту: /start {code}" in lines
     via_api = await table.service.invite(table.game_id, "player", side="right", players=(2,))
     assert "https://t.me/judge_bot?start=" in via_api.text
+
+
+async def test_linkchat_and_setchannel_never_take_a_private_chat(table: Table) -> None:
+    """Written in the master's private chat (or by mail) without a CHAT,
+    /linkchat and /setchannel are refused with their usage: they used to make
+    the master's own chat the team's group or the public channel."""
+    linked = await table.say(GM, "/linkchat left")
+    assert linked.status == "rejected" and "/linkchat left|right CHAT" in linked.text
+    channel = await table.say(GM, "/setchannel")
+    assert channel.status == "rejected" and "/setchannel CHAT" in channel.text
+    by_mail = await table.mail("gm@judge.example", "/linkchat right", subject="[DB-1]")
+    assert by_mail.status == "rejected"
+    assert (await table.say(201, "/linkchat left")).text == "Это может только судья."
+    game = table.game()
+    assert game.channel_chat is None
+    assert all(team.chat is None for team in table.rows(Team, Team.game_id == table.game_id))
+    # In the group itself it links that group; "off" says the channel is gone.
+    assert (await table.say(GM, "/linkchat left", chat="-1001")).status == "ok"
+    assert (await table.say(GM, "/setchannel", chat="-1002")).status == "ok"
+    assert table.game().channel_chat == "-1002"
+    off = await table.say(GM, "/setchannel off")
+    assert off.status == "ok" and "убран" in off.text and table.game().channel_chat is None
+
+
+async def test_listing_and_sheets_speak_the_readers_language(table: Table) -> None:
+    """/invitations names the dragon in words (it showed the stored "2,dragon"),
+    and a master's /orders names both teams as two (not «Саламандры, Виверны»)."""
+    assert (await table.say(GM, "/invite player left 2 dragon")).status == "ok"
+    listing = await table.say(GM, "/invitations")
+    assert "(2, дракон)" in listing.text and "dragon" not in listing.text
+    sheets = await table.say(GM, "/orders")
+    assert "Приказы команд «Саламандры» и «Виверны»:" in sheets.text
+    await table.say(GM, "/lang en")
+    assert "(2, the dragon)" in (await table.say(GM, "/invitations")).text
+    assert "Orders of teams “Саламандры” and “Виверны”:" in (await table.say(GM, "/orders")).text

@@ -108,3 +108,23 @@ async def test_the_address_names_the_book_of_the_game_s_edition(sqlite_db: Datab
     en = await table.say(301, "/rules")
     assert "Правила целиком: https://example.org/docs/rules-001-ru.md" in ru.text
     assert "The whole rule book: https://example.org/docs/rules-001-en.md" in en.text
+
+
+async def test_a_quick_game_says_its_period_in_words(sqlite_db: Database) -> None:
+    """A deadline every few minutes (``/deadline every 10m``) is told in words,
+    and ``/rules`` in such a game answers (it used to fail on the period)."""
+    table = make_table(sqlite_db)
+    await set_up_game(table)
+    set_ru = await table.say(GM, "/deadline every 10m")
+    assert set_ru.status == "ok" and "срок приказов теперь каждые 10 минут" in set_ru.text
+    ru = await table.say(201, "/rules")
+    assert ru.status == "ok", ru.text
+    assert "до срока: каждые 10 минут (Europe/Moscow)" in ru.text
+    await table.say(301, "/lang en")
+    en = await table.say(301, "/rules")
+    assert en.status == "ok" and "due every 10 minutes (Europe/Moscow)" in en.text
+    created = await table.say(GM, "/newgame Блиц deadline=every30s")
+    assert "срок каждые 30 секунд (Europe/Moscow)" in created.text
+    await table.say(GM, "/lang en")
+    later = await table.say(GM, "/deadline every 2h")
+    assert "orders are due every 2 hours (Europe/Moscow)" in later.text

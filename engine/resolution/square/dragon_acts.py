@@ -59,6 +59,10 @@ def _fight(t: Tick) -> None:
 
 def sq_dragon_actions(t: Tick) -> None:
     f = field_of(t)
+    # The dazing zones of this tick: a black ball swallowed during this step
+    # (with a player thrown onto the other dragon) acts from the next tick,
+    # whichever dragon's turn comes first.
+    dazed = {d.side for d in t.w.dragons if d.marks.get("daze_round") == t.round}
     for d in t.w.dragons:
         o = dragon_order(t, d)
         if o is not None and not d.marks.get("asleep"):
@@ -73,7 +77,7 @@ def sq_dragon_actions(t: Tick) -> None:
                     )
             elif o.fire is not None:
                 _fire(t, d, o)
-        if d.marks.get("daze_round") == t.round:
+        if d.side in dazed:
             _daze_zone(t, f, d)
 
 

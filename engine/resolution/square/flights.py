@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 from ...events import Kind
+from ...geometry import Direction
 from ...square_dragon import dragon_cells, turn_cells
 from ..context import Tick
-from ..work import WDragon
-from .base import active, bounce, cells_of, dragon_order, field_of, in_reach, player_order, var
+from ..work import WBall, WDragon
+from .base import (
+    active,
+    bounce,
+    cells_of,
+    dragon_order,
+    field_of,
+    in_reach,
+    player_order,
+    var,
+    var_or,
+)
 from .outcomes import fall, release
 
 __all__ = ["sq_balls_fly", "sq_dragons_move", "sq_players_fly"]
@@ -137,6 +148,7 @@ def _turn_zone(t: Tick, d: WDragon, before: set[int], old_head: int) -> None:
 
 def sq_balls_fly(t: Tick) -> None:
     f = field_of(t)
+    east_named = var_or(t, "ball_move_east", "none") == "named"
     for b in t.w.balls:
         if b.status != "free" or b.cell is None or b.thrown_in:
             continue  # a penalty's ball sits at the centre its first tick (classic §10)
@@ -181,7 +193,16 @@ def sq_balls_fly(t: Tick) -> None:
                 "from_cell": start,
                 "cell": b.cell,
                 "height": b.height,
-                "direction": b.direction.name if b.direction else None,
+                "direction": _course(b, east_named),
                 "visible": True,
             },
         )
+
+
+def _course(b: WBall, east_named: bool) -> str | None:
+    """The course a ``ball_move`` event records.  Versions 1-2 recorded none
+    for east (``Direction.E`` is 0, and was taken for no course), and their
+    rounds' digests keep it so (``variant.ball_move_east``)."""
+    if b.direction is None or (b.direction == Direction.E and not east_named):
+        return None
+    return b.direction.name

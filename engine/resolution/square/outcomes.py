@@ -11,9 +11,19 @@ from ...geometry import Direction
 from ..context import Tick
 from ..dragons import score_goal, swallow_player
 from ..work import WBall, WDragon, WPlayer
-from .base import field_of, on_field, var
+from .base import field_of, on_field, var, var_or
 
-__all__ = ["away", "burn", "fall", "goal", "release", "swallow", "take", "throw_aside"]
+__all__ = [
+    "away",
+    "burn",
+    "fall",
+    "goal",
+    "release",
+    "swallow",
+    "swallow_if_on_dragon",
+    "take",
+    "throw_aside",
+]
 
 
 def release(t: Tick, step: int, b: WBall, p: WPlayer, reason: str) -> None:
@@ -84,7 +94,8 @@ def throw_aside(
 ) -> None:
     """Thrown ``count`` cells along ``direction``; into the dome he falls and
     is out of the game (001: «Если при этом он врезается в защитный купол, то
-    падает»; «При ударе о защитный купол игрок падает и выбывает из игры»)."""
+    падает»; «При ударе о защитный купол игрок падает и выбывает из игры»);
+    onto a dragon's cell he may be swallowed (:func:`swallow_if_on_dragon`)."""
     f = field_of(t)
     assert p.cell is not None
     start = p.cell
@@ -105,8 +116,23 @@ def throw_aside(
     )
     if cell is None:
         fall(t, step, p, "dome", final=True)
-    else:
-        p.cell = cell
+        return
+    p.cell = cell
+    swallow_if_on_dragon(t, step, p)
+
+
+def swallow_if_on_dragon(t: Tick, step: int, p: WPlayer) -> None:
+    """001: «Дракон проглатывает игрока, который оказался на одной из клеток
+    дракона»: one thrown (or knocked back) onto a dragon's cell at its height
+    is swallowed in that step, as step 3 swallows (version 3,
+    ``variant.thrown_onto_dragon``); versions 1-2 (``next_tick``) left him
+    there, active, to the next tick's step 3."""
+    if var_or(t, "thrown_onto_dragon", "next_tick") != "swallowed":
+        return
+    for d in t.w.dragons:
+        if p.cell in (d.head, d.body, d.tail) and p.height == d.height:
+            swallow(t, step, d, p)
+            return
 
 
 def away(f: SquareField, d: WDragon, cell: int) -> Direction:

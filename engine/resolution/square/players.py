@@ -9,7 +9,7 @@ from ..contact import catch_roll
 from ..context import Tick, player_label
 from ..work import WBall, WPlayer
 from .base import active, field_of, steal_reach, var, var_or
-from .outcomes import fall, take
+from .outcomes import fall, swallow_if_on_dragon, take
 
 __all__ = ["sq_catch_free", "sq_collisions", "sq_steals"]
 
@@ -47,6 +47,8 @@ def sq_collisions(t: Tick) -> None:
                 if back_cell is not None and back_cell != p.cell:
                     p.cell, p.height = back_cell, back_height
                 t.emit(5, Kind.HELD_ON, {"side": p.side, "number": p.number, "cell": p.cell})
+                # back onto a cell a dragon has since moved onto (version 3)
+                swallow_if_on_dragon(t, 5, p)
 
 
 def sq_steals(t: Tick) -> None:
