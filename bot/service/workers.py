@@ -70,18 +70,42 @@ def _uncounted() -> ColumnElement[int]:
 
 
 def take_over_dead(s: Session, me: Worker, now: datetime, stale_after: timedelta) -> int:
-    """Give the claims of gone workers back to the queue, due now; returns how many."""
-    dead = [w.id for w in s.exec(select(Worker)) if _gone(w, me, stale_after, now)]
-    if not dead:
-        return 0
-    result = s.execute(
-        update(OutboxRow)
-        .where(col(OutboxRow.state) == "pending", col(OutboxRow.claimed_by).in_(dead))
-        .values(next_try_at=now, claimed_by=None, attempts=_uncounted())
-    )
-    s.execute(delete(Worker).where(col(Worker.id).in_(dead)))
-    taken = int(getattr(result, "rowcount", 0) or 0)
-    log.info("outbox claims of gone workers taken back", workers=dead, items=taken)
+    """Give the claims of gone workers back to the queue, due now; returns how many.
+
+    Also the claims nobody holds any more: those of a worker whose row a clean
+    stop removed (a claim made while it was stopping), and, when no other worker
+    is alive, those made without an owner (a process stopping or not yet
+    registered); they would otherwise wait out their lease (minutes)."""
+    rows = list(s.exec(select(Worker)))
+    dead = [w.id for w in rows if _gone(w, me, stale_after, now)]
+    known = [w.id for w in rows]
+    alone = all(w.id == me.id or w.id in dead for w in rows)
+    pending = col(OutboxRow.state) == "pending"
+    later = col(OutboxRow.next_try_at) > now
+    owner = col(OutboxRow.claimed_by)
+    given_back: list[ColumnElement[bool]] = [owner.in_(dead)] if dead else []
+    given_back.append(owner.is_not(None) & owner.not_in(known) & later)
+    taken = 0
+    for where in given_back:
+        result = s.execute(
+            update(OutboxRow)
+            .where(pending, where)
+            .values(next_try_at=now, claimed_by=None, attempts=_uncounted())
+        )
+        taken += int(getattr(result, "rowcount", 0) or 0)
+    if alone:
+        # Its attempt is kept: such a row may also be a failed one waiting out
+        # its back-off, which a restart may as well try again at once.
+        result = s.execute(
+            update(OutboxRow)
+            .where(pending, owner.is_(None), col(OutboxRow.attempts) > 0, later)
+            .values(next_try_at=now)
+        )
+        taken += int(getattr(result, "rowcount", 0) or 0)
+    if dead:
+        s.execute(delete(Worker).where(col(Worker.id).in_(dead)))
+    if taken:
+        log.info("outbox claims of gone workers taken back", workers=dead, items=taken)
     return taken
 
 

@@ -240,6 +240,34 @@ async def test_a_restarted_judge_takes_back_a_dead_process_claims_at_once(
     assert (row.state, row.claimed_by) == ("sent", worker.worker_id)
 
 
+async def test_a_claim_nobody_holds_is_taken_back_at_the_next_start(sqlite_db: Database) -> None:
+    # A claim made with no owner (the process was stopping: it had handed its
+    # claims back already) or by a worker whose row its clean stop removed:
+    # nobody will deliver it, and it used to wait out its 5-minute lease.
+    table = make_table(sqlite_db)
+    service = table.service
+    stopped = await _queue(table)
+    await service.take_over("gone-host:1:cafe", timedelta(seconds=90))
+    await service.pending_outbox("telegram", 10)
+    await service.worker_gone("gone-host:1:cafe")  # its row goes ...
+    with sqlite_db.transaction() as s:  # ... and a claim made as it stopped stays
+        row = s.get(OutboxRow, stopped)
+        assert row is not None
+        row.claimed_by, row.next_try_at = (
+            "gone-host:1:cafe",
+            table.clock.now() + timedelta(minutes=5),
+        )
+    nobody = await _queue(table)
+    claims = await service.pending_outbox("telegram", 10)  # stopped: no owner any more
+    assert [c.id for c in claims] == [nobody] and _row(table, nobody).claimed_by is None
+    await table.clock.advance(timedelta(seconds=1))
+    tg = FakeChannel("telegram")
+    worker = OutboxWorker(service, {"telegram": tg}, table.clock)
+    assert await worker.take_over() == 2
+    assert await worker.drain("telegram") == 2
+    assert sorted(i.id for i in tg.delivered) == sorted([nobody, stopped])
+
+
 async def test_a_live_worker_elsewhere_keeps_its_claims_until_it_falls_silent(
     sqlite_db: Database,
 ) -> None:
