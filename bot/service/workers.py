@@ -74,12 +74,14 @@ def take_over_dead(s: Session, me: Worker, now: datetime, stale_after: timedelta
 
     Also the claims nobody holds any more: those of a worker whose row a clean
     stop removed (a claim made while it was stopping), and, when no other worker
-    is alive, those made without an owner (a process stopping or not yet
-    registered); they would otherwise wait out their lease (minutes)."""
+    is alive as it starts, those made without an owner (a process stopping or
+    not yet registered); they would otherwise wait out their lease (minutes).
+    Only at the start: at a heartbeat such a row is a failed one in its back-off."""
     rows = list(s.exec(select(Worker)))
     dead = [w.id for w in rows if _gone(w, me, stale_after, now)]
     known = [w.id for w in rows]
-    alone = all(w.id == me.id or w.id in dead for w in rows)
+    starting = me.started_at == me.seen_at  # register() made its row just now
+    alone = starting and all(w.id == me.id or w.id in dead for w in rows)
     pending = col(OutboxRow.state) == "pending"
     later = col(OutboxRow.next_try_at) > now
     owner = col(OutboxRow.claimed_by)
