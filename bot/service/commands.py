@@ -341,11 +341,11 @@ def _start(r: Request) -> Outcome:
     if not r.cmd.args:
         return _help(r)
     # A new Telegram member speaks what his app speaks (Russian unless English);
-    # /lang changes it later.  By e-mail there is nothing to go by.
+    # when it says nothing, or by e-mail, the game's language; /lang changes it.
     lang = (
         members.client_lang(r.msg.meta.get("language_code"))
         if r.msg.channel == "telegram"
-        else r.actor.lang
+        else None
     )
     return invitations.start(r.tx, r.actor, r.msg, r.cmd.args, lang)
 

@@ -147,9 +147,11 @@ def _usable(tx: Tx, code: str) -> Invitation:
     return inv
 
 
-def start(tx: Tx, actor: Actor, msg: Inbound, args: tuple[str, ...], lang: str) -> Outcome:
+def start(
+    tx: Tx, actor: Actor, msg: Inbound, args: tuple[str, ...], lang: str | None
+) -> Outcome:
     """``/start CODE [CONFIRMATION]``: redeem an invitation, if it was made for
-    the sender; ``lang`` is a new member's language."""
+    the sender; ``lang`` is a new member's language (None: the game's)."""
     inv = _usable(tx, args[0])
     username = _username(msg.meta.get("username"))
     if inv.telegram_username is not None:
@@ -229,10 +231,13 @@ def _masked(address: str | None) -> str:
 
 
 def _redeem(
-    tx: Tx, actor: Actor, msg: Inbound, inv: Invitation, lang: str, username: str | None
+    tx: Tx, actor: Actor, msg: Inbound, inv: Invitation, lang: str | None, username: str | None
 ) -> Outcome:
     member = actor.member
+    game = repo.get_game(tx.s, inv.game_id)
+    assert game is not None and game.id is not None
     if member is None:
+        lang = lang or game.lang
         if msg.channel == "telegram":
             member = Member(telegram_user_id=int(msg.sender), notify="telegram")
         elif msg.channel == "email":
@@ -256,8 +261,6 @@ def _redeem(
     tx.s.add(inv)
     member.current_game_id = inv.game_id
     tx.s.add(member)
-    game = repo.get_game(tx.s, inv.game_id)
-    assert game is not None and game.id is not None
     team = _team_of(tx, game, ms.side)
     role = ms.role
     _tell_masters(tx, game, member, inv, team)

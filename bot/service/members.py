@@ -56,10 +56,14 @@ def verify_passphrase(phrase: str, stored: str | None) -> bool:
     return hmac.compare_digest(got.hex(), digest)
 
 
-def client_lang(language_code: str | None) -> str:
+def client_lang(language_code: str | None) -> str | None:
     """A new Telegram member's language from his app's ``language_code``:
-    Russian first, English for any English (``en``, ``en-GB``, ...)."""
-    return "en" if (language_code or "").strip().lower().startswith("en") else "ru"
+    English for any English (``en``, ``en-GB``, ...), Russian for any other;
+    None when the app says nothing (then the game's language is taken)."""
+    code = (language_code or "").strip().lower()
+    if not code:
+        return None
+    return "en" if code.startswith("en") else "ru"
 
 
 def set_lang(tx: Tx, actor: Actor, lang: str) -> str:

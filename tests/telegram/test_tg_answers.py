@@ -3,6 +3,7 @@ PTB client, the local Bot API server and the game service on SQLite."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from sqlmodel import select
@@ -83,6 +84,25 @@ async def test_a_new_member_is_answered_in_his_apps_language(
     assert welcome_en.text.startswith("Welcome to game DB-1")
     assert welcome_ru.text.startswith("Добро пожаловать в игру DB-1")
     assert again.text.startswith("Язык")
+
+
+async def test_a_new_member_whose_app_names_no_language_is_answered_in_the_games(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    async with judge(tg, tmp_path) as j:
+        await j.gm_says("/start")
+        created = await j.gm_says("/newgame Final players=2 lang=en")
+        assert "DB-1" in created, created
+        for command in ("/addteam left Dragons", "/addplayer left Smith", "/addplayer left Jones"):
+            await j.gm_says(command)
+        silent = tg.user(1006, "Sam", "sam", language_code=None)  # many clients send none
+        olga = tg.user(1005, "Ольга", "olga", language_code="ru")
+        welcome = await j.say(silent, f"/start {await j.invite('player', 'left', 1)}")
+        welcome_ru = await j.say(olga, f"/start {await j.invite('player', 'left', 2)}")
+        games = await j.say(silent, "/games")
+    assert welcome.text.startswith("Welcome to game DB-1"), welcome.text
+    assert welcome_ru.text.startswith("Добро пожаловать в игру DB-1"), welcome_ru.text
+    assert not re.search("[а-яА-ЯёЁ]", games.text), games.text  # he stays English
 
 
 async def test_a_pass_phrase_sent_in_telegram_is_never_stored(
