@@ -147,9 +147,7 @@ def _usable(tx: Tx, code: str) -> Invitation:
     return inv
 
 
-def start(
-    tx: Tx, actor: Actor, msg: Inbound, args: tuple[str, ...], lang: str | None
-) -> Outcome:
+def start(tx: Tx, actor: Actor, msg: Inbound, args: tuple[str, ...], lang: str | None) -> Outcome:
     """``/start CODE [CONFIRMATION]``: redeem an invitation, if it was made for
     the sender; ``lang`` is a new member's language (None: the game's)."""
     inv = _usable(tx, args[0])
