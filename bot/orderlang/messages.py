@@ -34,6 +34,7 @@ MESSAGES: Final[dict[str, str]] = {
     "receiver_opponent": N_("order.receiver_opponent"),
     "pass_no_target": N_("order.pass_no_target"),
     "subst_form": N_("order.subst_form"),
+    "subst_no_reserves": N_("order.subst_no_reserves"),
     "pass_ball_which": N_("order.pass_ball_which"),
     "pass_ball_none": N_("order.pass_ball_none"),
     "one_action": N_("order.one_action"),

@@ -458,6 +458,20 @@ class Resolver(PlayerReader):
 
     def _subst_line(self, node: SubstLine) -> None:
         out = self._player(node.out)
+        named = (
+            self.state.find_player(out.side, node.into.number)
+            if node.into.number is not None
+            else self._roster((out.side,)).find(node.into.words, suggest=False).player
+        )
+        reserves = any(p.side == out.side and p.status == "reserve" for p in self.state.players)
+        if named is None and not reserves:
+            # Nobody to bring on: say so, rather than only that the name is unknown.
+            raise self.error(
+                "illegal",
+                "subst_no_reserves",
+                (node.into.start, node.into.end),
+                team=self.state.team(out.side).name,
+            )
         into = (
             self.state.find_player(out.side, node.into.number)
             if node.into.number is not None
