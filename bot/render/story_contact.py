@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.i18n import N_
-from engine.events import Event
+from engine.events import Event, Kind
 
 from .names import direction_name, spell_name
 from .phrases import ACTIONS as _ACTIONS
@@ -273,15 +273,31 @@ class ContactStory(StoryBase):
     def on_steal_nothing(self, i: int, e: Event) -> None:
         d = e.data
         side = str(d.get("side"))
-        actor = (side, as_int(d.get("number")))
+        same = (side, d.get("target"), d.get("reason"))
+        # Team-mates who went for the same opponent in vain, for the same reason:
+        # one line for them all (it was one line each, often four in a row).
+        found = [i]
+        while (
+            j := self.find(
+                found[-1] + 1,
+                lambda x: (
+                    x.kind is Kind.STEAL_NOTHING
+                    and (str(x.data.get("side")), x.data.get("target"), x.data.get("reason"))
+                    == same
+                ),
+            )
+        ) is not None:
+            found.append(j)
+        self._used.update(found)
+        actors = [(side, as_int(self.events[j].data.get("number"))) for j in found]
         self.add(
             self.t(
-                "report.steal_nothing",
-                name=self.name(*actor),
+                N_("report.steal_nothing") if len(actors) == 1 else N_("report.steal_nothing_many"),
+                name=", ".join(self.name(*a) for a in actors),
                 target=self.name(other_side(side), d.get("target")),
                 reason=self.where(d.get("reason")) or "—",
             ),
-            actor,
+            *actors,
             action=True,
         )
 
