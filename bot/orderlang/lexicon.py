@@ -32,15 +32,18 @@ __all__ = [
 # The first Russian and the first English word are the canonical spellings.
 KEYWORDS: Final[dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
     "ROUND": (("раунд", "раунда"), ("round", "rnd", "raund")),
-    "TICK": (("такт", "такта", "такты", "тактов", "т"), ("tick", "ticks", "t", "takt")),
-    "ALL": (("все", "весь", "всех", "каждый"), ("all", "every", "each", "vse")),
+    "TICK": (
+        ("такт", "такта", "такты", "тактов", "такте", "такту", "т"),
+        ("tick", "ticks", "t", "takt"),
+    ),
+    "ALL": (("все", "весь", "всех", "всего", "каждый"), ("all", "every", "each", "vse")),
     "TEAM": (("команда", "команды"), ("team", "komanda")),
     "DRAGON": (("дракон", "дракона", "дракону", "драконом"), ("dragon", "drakon")),
     "SUBST": (
         ("замена", "заменить", "замены", "заменяем"),
         ("sub", "subst", "substitute", "substitution", "swap", "replace", "zamena"),
     ),
-    "INSTEAD": (("вместо", "заменяет"), ("instead", "for", "replaces", "vmesto")),
+    "INSTEAD": (("вместо", "заменяет", "за"), ("instead", "for", "replaces", "vmesto")),
     "CLEAR": (
         ("отмена", "отменить", "отменяю", "отменяем", "очистить", "удалить", "стереть", "сброс"),
         ("clear", "cancel", "delete", "reset", "remove", "otmena"),
@@ -103,9 +106,9 @@ KEYWORDS: Final[dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
         ("выс", "высота", "высоту", "высоте", "уровень"),
         ("h", "height", "ht", "hgt", "alt", "altitude", "level"),
     ),
-    "FORWARD": (("вперед", "прямо"), ("forward", "fwd", "ahead", "straight")),
-    "LEFT": (("налево", "влево", "лево", "левее"), ("left",)),
-    "RIGHT": (("направо", "вправо", "право", "правее"), ("right",)),
+    "FORWARD": (("вперед", "прямо"), ("forward", "fwd", "ahead", "straight", "vpered")),
+    "LEFT": (("налево", "влево", "лево", "левее"), ("left", "nalevo")),
+    "RIGHT": (("направо", "вправо", "право", "правее"), ("right", "napravo")),
     "STAY": (
         (
             "стоять",
@@ -117,15 +120,30 @@ KEYWORDS: Final[dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
             "стоп",
             "пропуск",
             "висеть",
+            "висит",
+            "вишу",
+            "стою",
             "месте",
         ),
-        ("stay", "stays", "put", "stop", "hold", "wait", "skip", "hover"),
+        ("stay", "stays", "put", "stop", "hold", "wait", "skip", "hover", "stoyat", "stoiat"),
     ),
-    "UP": (("вверх", "выше", "наверх", "подняться", "подъем"), ("up", "rise", "climb", "ascend")),
-    "DOWN": (("вниз", "ниже", "опуститься", "спуск"), ("down", "descend", "dive", "lower")),
-    "FIRE": (("огонь", "огнем"), ("fire",)),  # a flame of no stated kind: short, unless "залп"
-    "SHORT": (("пламя", "пламенем", "короткое", "короткий", "плевок"), ("short", "flame")),
-    "VOLLEY": (("залп", "залпом"), ("volley", "burst", "blast")),
+    "UP": (
+        ("вверх", "выше", "наверх", "подняться", "подъем"),
+        ("up", "rise", "climb", "ascend", "vverh"),
+    ),
+    "DOWN": (
+        ("вниз", "ниже", "опуститься", "спуск"),
+        ("down", "descend", "dive", "lower", "vniz"),
+    ),
+    "FIRE": (
+        ("огонь", "огнем"),
+        ("fire", "ogon"),
+    ),  # a flame of no stated kind: short, unless "залп"
+    "SHORT": (
+        ("пламя", "пламенем", "короткое", "короткий", "плевок"),
+        ("short", "flame", "plamya", "plamia"),
+    ),
+    "VOLLEY": (("залп", "залпом"), ("volley", "burst", "blast", "zalp")),
     # the second edition (seed 001): the flame jet, the fire wall, tail and
     # wing strikes, the safety spell
     "JET": (("струя", "струю", "струей", "струёй", "струйное"), ("jet",)),
@@ -144,7 +162,7 @@ FILLERS: Final[frozenset[str]] = frozenset(
     (
         "мяч", "мяча", "мячом", "мячик", "у", "от", "с", "со", "и", "а", "затем", "потом",
         "игрок", "игрока", "номер", "приказ", "приказы", "повернуть", "поворот", "лететь",
-        "летит", "летим", "лечу",
+        "летит", "летим", "лечу", "приказа", "приказов", "любой", "любого", "any",
         "ball", "the", "a", "from", "at", "with", "and", "then", "player", "no", "of", "orders",
         "it", "turn", "go", "goes", "fly", "flies", "move", "moves", "полет", "полета",
     )

@@ -215,25 +215,23 @@ class _ToNodes(Transformer[Token, Any]):
             elif isinstance(i, Ticks):
                 ticks.append(i)
         assert subject is not None
-        safety = isinstance(items[-1], Word) and items[-1].type == "SAFETY"
-        flight, action, clear = items[-2] if safety else items[-1]
-        end = subject.end
-        for x in (flight, action):
-            if x is not None and x.end > end:
-                end = x.end
-        if safety:
-            end = max(end, items[-1].end)
+        body = next(i for i in items if isinstance(i, tuple) and not isinstance(i, Word))
+        flight, action, clear = body
+        after = items[items.index(body) + 1 :]  # the safety spell, closing ticks
+        safety = any(isinstance(i, Word) and i.type == "SAFETY" for i in after)
+        end = max([subject.end] + [x.end for x in (flight, action, *after) if x is not None])
         return PlayerLine(tuple(ticks), subject, flight, action, clear, end, safety)
 
     def dbody(self, items: list[Any]) -> list[Word]:
         return _words(items)
 
     def dragon_line(self, items: list[Any]) -> DragonLine:
-        body: list[Word] = items[-1]
+        body: list[Word] = next(i for i in items if isinstance(i, list))
         head = _words(items)[0] if _words(items) else body[0]
         clear = body[0].type == "CLEAR"
         start = min(head.start, body[0].start)
-        return DragonLine(_ticks(items), () if clear else tuple(body), clear, start, body[-1].end)
+        end = max([body[-1].end] + [t.end for t in _ticks(items)])
+        return DragonLine(_ticks(items), () if clear else tuple(body), clear, start, end)
 
     def subst(self, items: list[Any]) -> SubstLine:
         refs = [i for i in items if isinstance(i, Ref)]

@@ -38,7 +38,8 @@ class Word(NamedTuple):
 
 _TOKEN: Final = re.compile(
     r"(?P<INT>\d+)(?:-?(?:ый|ой|ий|й|st|nd|rd|th)(?![^\W\d_]))?"
-    r"|(?P<HEIGHT>[вbvh](?P<digit>\d)(?!\d))"  # "в2", "h2" glued: one token, not two
+    # "в2", "h2" glued: one token, not two; "н2" is h2 typed with the Cyrillic look-alike
+    r"|(?P<HEIGHT>[вbvhн](?P<digit>\d)(?!\d))"
     r"|(?P<WORD>[^\W\d_]+(?:['’\-‐][^\W\d_]+)*)"
     r"|(?P<ARROW>[-–—=]+>|[→⟶⇒➡➔⇨]|>)"
     r"|(?P<DASH>[-–—−‐])"
