@@ -19,7 +19,8 @@ from engine.state import MatchState, PlayerState, other_side
 from .errors import ErrorKind
 from .lexicon import ball_of, norm_word, skeleton
 from .messages import BALL_LABELS, label, lang_of
-from .nodes import CatchAct, PassAct, Receiver, Ref, StealAct
+from .names import Roster
+from .nodes import CatchAct, Flight, PassAct, Receiver, Ref, StealAct
 from .tokens import Word
 
 __all__ = ["ActionReader", "Skip", "Span", "is_spell", "spell_table"]
@@ -62,6 +63,11 @@ def _spell_table(spells: tuple[SpellPair, ...]) -> SpellTable:
     return table
 
 
+def _halves(name: str) -> tuple[str, ...]:
+    """The keys of the two words of a spell's name ("gullis", "dullis")."""
+    return tuple(_spell_key(part) for part in name.split("-") if len(part) >= 4)
+
+
 class ActionReader:
     """Reads actions; the resolver provides the state, errors and names."""
 
@@ -85,6 +91,9 @@ class ActionReader:
 
     @property
     def suggest(self) -> bool:
+        raise NotImplementedError
+
+    def _roster(self, sides: tuple[Side, ...]) -> Roster:
         raise NotImplementedError
 
     def _by_name(
@@ -164,6 +173,8 @@ class ActionReader:
             if self.suggest
             else []
         )
+        if not close and self.suggest:  # half a name ("щупс" for «щупс-курощупс»)
+            close = [k for k in spells if _spell_key(value) in _halves(self._spells[k][1])]
         code = "unknown_spell" if kind == "spell" else "unknown_counter"
         if close:
             names = [self._spell_name(self._spells[c][1]) for c in close]
@@ -203,6 +214,8 @@ class ActionReader:
             elif kind == "counter":
                 raise self.error("syntax", "counter_in_pass", span, got=self._got(span), spell=pair)
             elif kind == "unknown":
+                if isinstance(target, Flight):
+                    self._mate_and_cell(player, act, value, span)
                 late = ball is not None or span[0] > target.start
                 raise self._unknown("spell", value, span, after_ball=late)
             else:
@@ -218,6 +231,25 @@ class ActionReader:
                 )
             return Pass(ball, target.cell, height, spell)
         return Pass(ball, target.cell, target.height, spell)
+
+    def _mate_and_cell(self, player: PlayerState, act: PassAct, word: str, span: Span) -> None:
+        """An error if ``word`` of a pass at a cell names a team-mate ("пас
+        красный Петрову -> 91 в2"): the pass goes to one or the other."""
+        mate = self._roster((player.side,)).find((word,), suggest=False).player
+        if mate is None:
+            return
+        balls = [b for w in act.words if w.kind == "WORD" and (b := ball_of(w.value))]
+        head = _pass_word(self.lang) + (f" {label(balls[0], self.lang)}" if balls else "")
+        to_mate = "to player" if lang_of(self.lang) == 1 else "игроку"
+        target = self._got((act.target.start, act.target.end))
+        raise self.error(
+            "syntax",
+            "pass_mate_and_cell",
+            span,
+            got=self._got(span),
+            to_cell=f"{head} {target}",
+            to_mate=f"{head} {to_mate} {self._got(span)}",
+        )
 
     def _only_ball(self, player: PlayerState, act: PassAct) -> str:
         """The ball of a pass that names none: the one he holds, or an error

@@ -38,6 +38,10 @@ MESSAGES: Final[dict[str, str]] = {
     "pass_ball_which": N_("order.pass_ball_which"),
     "pass_ball_none": N_("order.pass_ball_none"),
     "one_action": N_("order.one_action"),
+    "second_order": N_("order.second_order"),
+    "two_players": N_("order.two_players"),
+    "subst_duplicate": N_("order.subst_duplicate"),
+    "pass_mate_and_cell": N_("order.pass_mate_and_cell"),
     # -- syntax ----------------------------------------------------------------------
     "syntax_token": N_("order.syntax_token"),
     "syntax_end": N_("order.syntax_end"),

@@ -251,15 +251,30 @@ def _substitution_forms(
     (the first written taken for the one leaving, as "with" and "by" mean;
     a name that is a player's, in any case form, as the roster spells it)."""
     words = tokenize(text.split("//")[0])
-    if not words or words[0].type != "SUBST":
-        return None
-    names = [w for w in words[1:] if w.type in ("WORD", "INT")]
-    if len(names) < 2:
+    if not words:
         return None
 
+    def player(w: Word) -> PlayerState | None:
+        return find_player((w.value,), players).player if w.type == "WORD" else None
+
     def name(w: Word) -> str:
-        found = find_player((w.value,), players).player if w.type == "WORD" else None
+        found = player(w)
         return found.name if found is not None and found.name else text[w.start : w.end]
+
+    if words[0].type != "SUBST":
+        # "Попов -> Зайцев": a player, an arrow and a reserve is a substitution
+        # with its keyword left out (or a pass to a team-mate: not a reserve)
+        kinds = [w.type for w in words]
+        if kinds.count("ARROW") != 1 or set(kinds) != {"WORD", "ARROW"} or kinds[0] != "WORD":
+            return None
+        into_p = player(words[-1])
+        if into_p is None or into_p.status != "reserve":
+            return None
+        names = [words[0], words[-1]]
+    else:
+        names = [w for w in words[1:] if w.type in ("WORD", "INT")]
+    if len(names) < 2:
+        return None
 
     en = lang_of(lang) == 1
     out, into = name(names[0]), name(names[-1])
@@ -367,13 +382,29 @@ def _illegal(p: Problem, line: int, resolver: Resolver, state: MatchState, lang:
     params = dict(p.params)
     msg_key = ENGINE_CODE_ALIASES.get(code, code)
     subst_part = None
-    if isinstance(p.order, Substitution) and code.startswith("subst_"):
+    if isinstance(p.order, Substitution) and (code.startswith("subst_") or code == "duplicate"):
         # the caret goes under the name that is wrong, whichever way the line names them
         sub = p.order
         number = params.get("number")
         subst_part = (
             "out" if number == sub.out_number else "in" if number == sub.in_number else None
         )
+        if code == "duplicate":
+            # one of the two is in another substitution too (not "a second order on tick 0")
+            others = [*resolver.substs.values(), *resolver.on_file.substitutions]
+            again = next(
+                (
+                    n
+                    for o in others
+                    if o != sub and o.side == sub.side
+                    for n in (sub.out_number, sub.in_number)
+                    if n in (o.out_number, o.in_number)
+                ),
+                sub.in_number,
+            )
+            msg_key, subst_part = "subst_duplicate", "out" if again == sub.out_number else "in"
+            pl = state.find_player(sub.side, again)
+            params["name"] = pl.name if pl is not None and pl.name else str(again)
         if code == "subst_not_reserve" and subst_part == "out":
             # a reserve written where the player leaving the field goes
             incoming = state.find_player(sub.side, sub.in_number)

@@ -28,7 +28,7 @@ from engine.state import MatchState, PlayerState, other_side
 
 from .actions import Skip, Span, spell_table
 from .errors import ErrorKind, OrderError
-from .lexicon import norm_word, skeleton
+from .lexicon import KEYWORDS, norm_word, skeleton
 from .messages import message, quote
 from .names import Roster, display_name, roster_of
 from .nodes import (
@@ -47,6 +47,7 @@ from .nodes import (
 )
 from .players import PlayerReader
 from .result import Clear, Order
+from .spelling import NearMisses
 from .tokens import Word
 
 __all__ = ["SUGGESTED_ERRORS", "Resolver", "Span", "team_of"]
@@ -70,6 +71,15 @@ _COMPASS: dict[str, Direction] = {
     "юз": Direction.SW,
     "сз": Direction.NW,
 }
+
+# The words of a dragon's order, for "did you mean" ("вперд").
+_DRAGON_WORDS: Final = NearMisses(
+    w
+    for kind in ("FORWARD", "LEFT", "RIGHT", "STAY", "UP", "DOWN", "FIRE", "SHORT", "VOLLEY")
+    for w in KEYWORDS[kind][0] + KEYWORDS[kind][1]
+    if len(w) >= 3
+)
+_WRITTEN: Final = {"вперед": "вперёд", "подъем": "подъём", "огнем": "огнём"}  # with their ё
 
 _MOVES: dict[str, DragonMove] = {
     "FORWARD": "forward",
@@ -367,6 +377,8 @@ class Resolver(PlayerReader):
                 got=got,
                 candidates=names,
             )
+        if len(ref.words) > 1 and steal_from is None and not pass_to:
+            self._two_players(ref, sides, pool)
         if self.side is not None and steal_from is None:
             theirs = self._roster((other_side(self.side),)).find(ref.words, suggest=False)
             if theirs.player is not None and pass_to:
@@ -388,6 +400,24 @@ class Resolver(PlayerReader):
             got=got,
             team=self.state.team(sides[0]).name if len(sides) == 1 else "?",
         )
+
+    def _two_players(self, ref: Ref, sides: tuple[Side, ...], pool: Sequence[PlayerState]) -> None:
+        """An error if the words of ``ref`` name two players or more, each
+        alone ("Иванов, Петров: 89 в2"): one line is one player's order."""
+        roster = self._roster(sides)
+        named = [m.player for w in ref.words if (m := roster.find((w,), suggest=False)).player]
+        players = list(dict.fromkeys((p.side, p.number) for p in named))
+        if len(players) > 1:
+            found = [p for p in pool if (p.side, p.number) in players]
+            names = [display_name(p, pool) for p in found]
+            raise self.error(
+                "syntax",
+                "two_players",
+                (ref.start, ref.end),
+                got=self._got((ref.start, ref.end)),
+                names=", ".join(names),
+                first=names[0],
+            )
 
     # -- dragon, substitutions, clears, penalties ----------------------------------------
     def _dragon_side(self, span: Span) -> Side:
@@ -429,7 +459,17 @@ class Resolver(PlayerReader):
                 if direction is not None and fire != "jet" and jets:
                     raise self.error("syntax", "dragon_direction", (w.start, w.end), got=w.value)
                 if direction is None or fire != "jet":
-                    raise self.error("syntax", "dragon_word", (w.start, w.end), got=w.value)
+                    close = [
+                        _WRITTEN.get(c, c)
+                        for c in (_DRAGON_WORDS.close(w.value) if self.suggest else ())
+                    ]
+                    raise self.error(
+                        "syntax",
+                        "dragon_word",
+                        (w.start, w.end),
+                        close,
+                        got=self._got((w.start, w.end)),
+                    )
         step = 0 if vertical is None else (1 if vertical.kind == "UP" else -1)
         dmove: DragonMove = "stay" if move is None else _MOVES[move.kind]
         items_span = (node.items[0].start, node.items[-1].end)

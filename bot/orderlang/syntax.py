@@ -51,7 +51,15 @@ __all__ = ["MAX_LINE_TOKENS", "parse_line", "parser", "split_lines"]
 MAX_LINE_TOKENS: Final = 40  # an order line has at most this many words, numbers and marks
 _CACHED_LINE: Final = 256  # longer lines are read afresh (the cache holds short ones)
 _ACTIONS: Final = frozenset({"PASS", "CATCH", "STEAL"})
+_TICK_MARKS: Final = frozenset({"TICK", "INT", "DASH", "ALL", "TO", "V"})  # "т1-3", "в такте 2"
 _COMMENT: Final = re.compile(r"(?:^|(?<=\s))(?:--|#(?!\d+\s*:))")  # "#3:" is shirt number 3
+# "#3" with no colon starts a comment ("#2 и так далее") unless the line reads
+# as an order with it ("#3 89 в2", "tick #1", "steal #1"): then it is a number.
+_COMMENT_OR_NUMBER: Final = re.compile(r"(?:^|(?<=\s))(?:--|#(?!\d))")
+# What may stand before a line without being part of it: a list's number or
+# bullet ("1. Попов: …", "- Попов: …"), the line number of the judge's own
+# error block ("4: Кузнецв: 169 в2", copied to be corrected).
+_PREFIX: Final = re.compile(r"\s*(?:\d{1,3}\s*[.):]|[-–—])\s")
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,14 +293,14 @@ def split_lines(text: str) -> list[str]:
     return clean_text(text).split("\n")
 
 
-def _cut(text: str) -> tuple[str, str | None]:
+def _cut(text: str, comment: re.Pattern[str] = _COMMENT) -> tuple[str, str | None]:
     """The order part of a line and its description (None: no ``//``)."""
     desc: str | None = None
     at = text.find("//")
     if at >= 0:
         desc = text[at + 2 :].strip()
         text = text[:at]
-    m = _COMMENT.search(text)
+    m = comment.search(text)
     if m:
         text = text[: m.start()]
     return text, desc
@@ -314,29 +322,71 @@ def _read(text: str) -> _Read:
     """A line's reading, cached: a message (a flood of one bad line, a
     player's next message) repeats lines, and the reading needs no state."""
     order_text, desc = _cut(text)
+    node, issue = _read_order(order_text, text)
+    if node is None and (m := _COMMENT.search(text)) and text.startswith("#", m.start()):
+        hashed, _ = _cut(text, _COMMENT_OR_NUMBER)
+        if hashed != order_text and (read := _read_order(hashed, text))[0] is not None:
+            node, issue = read  # "#3 89 в2": the number of a player, not a comment
+    if node is None and issue is None:
+        return None, desc or "", None, desc is not None
+    return node, desc or "", issue, False
+
+
+def _read_order(order_text: str, text: str) -> tuple[Node | None, SyntaxIssue | None]:
+    """The node or the issue of a line's order part (both None: no tokens)."""
     tokens = tokenize(order_text, MAX_LINE_TOKENS + 1)
     if not tokens:
-        return None, desc or "", None, desc is not None
+        return None, None
     if len(tokens) > MAX_LINE_TOKENS:
         extra = tokens[MAX_LINE_TOKENS]
         end = len(order_text.rstrip())
-        issue = SyntaxIssue("line_too_long", extra.start, end, (("limit", MAX_LINE_TOKENS),))
-        return None, desc or "", issue, False
+        return None, SyntaxIssue("line_too_long", extra.start, end, (("limit", MAX_LINE_TOKENS),))
     kinds = tuple([t.type for t in tokens])
     bad = tokens[kinds.index("BADNUM")] if "BADNUM" in kinds else None
     if bad is not None:
-        issue = SyntaxIssue(
+        return None, SyntaxIssue(
             "syntax_number", bad.start, bad.end, (("got", text[bad.start : bad.end]),)
         )
-        return None, desc or "", issue, False
     header = _header(tokens)
     if header is not None:
-        return header, desc or "", None, False
+        return header, None
     # The inline transformer builds our node while the table is driven.
     node = run(parser(), tokens, kinds)
-    if isinstance(node, Failure):
-        return None, desc or "", _issue(node, tokens, text, order_text), False
-    return node, desc or "", None, False
+    if not isinstance(node, Failure):
+        return node, None
+    prefix = _PREFIX.match(order_text)
+    if prefix is not None and node.index <= 1 and len(tokens) > 1:
+        # "1. Попов: 87 в2": the number (or bullet) cannot be the line's own,
+        # as the line fails right after it; the rest says all (the rest's
+        # error, if any, is the true one)
+        rest = " " * prefix.end() + order_text[prefix.end() :]
+        read = _read_order(rest, text)
+        if read != (None, None):
+            return read
+    head = kinds.index("DRAGON") if "DRAGON" in kinds else -1
+    if head >= 0 and set(kinds[:head]) <= _TICK_MARKS:
+        # "Дракон: 104 в2": the dragon is steered, not sent to a cell
+        number = next(
+            (
+                i
+                for i in range(head + 1, min(node.index + 1, len(tokens)))
+                if kinds[i] == "INT" and kinds[i + 1 : i + 2] != ("TICK",)
+            ),
+            None,
+        )
+        if number is not None:
+            w = tokens[number]
+            end = tokens[number + 1].end if kinds[number + 1 : number + 2] == ("HEIGHT",) else w.end
+            return None, SyntaxIssue("dragon_word", w.start, end, (("got", text[w.start : end]),))
+    if 1 < node.index < len(tokens) and tokens[node.index].type in ("WORD", "DRAGON"):
+        # "Иванов: 89 в2; Петров: 91 в2": a second order begins here
+        at = tokens[node.index].start
+        second, _ = _read_order(" " * at + order_text[at:], text)
+        if isinstance(second, PlayerLine | DragonLine):
+            end = len(order_text.rstrip())
+            got = order_text[at:end].strip()
+            return None, SyntaxIssue("second_order", at, end, (("got", got),))
+    return None, _issue(node, tokens, text, order_text)
 
 
 def _header(tokens: list[Word]) -> Node | None:
