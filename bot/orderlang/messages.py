@@ -170,10 +170,12 @@ _EXPECTED: Final[tuple[tuple[frozenset[str], str], ...]] = (
     (frozenset({"INT"}), N_("order.expected.number")),
     (frozenset({"H", "SLASH"}), N_("order.expected.height")),
     (frozenset({"PASS", "CATCH", "STEAL"}), N_("order.expected.action")),
+    # a player may stay too: the dragon's moves are named only where the dragon is ordered
     (
-        frozenset({"FORWARD", "LEFT", "RIGHT", "STAY", "UP", "DOWN", "FIRE", "SHORT", "VOLLEY"}),
+        frozenset({"FORWARD", "LEFT", "RIGHT", "UP", "DOWN", "FIRE", "SHORT", "VOLLEY"}),
         N_("order.expected.dragon"),
     ),
+    (frozenset({"STAY"}), N_("order.expected.stay")),
     (frozenset({"WORD"}), N_("order.expected.word")),
     (frozenset({"ARROW"}), N_("order.expected.arrow")),
     (frozenset({"CLEAR"}), N_("order.expected.clear")),
@@ -218,6 +220,8 @@ def describe_expected(expected: Iterable[str], lang: str = "ru") -> str:
 
 @lru_cache(maxsize=512)
 def _describe_expected(wanted: frozenset[str], lang: str) -> str:
+    if "FORWARD" in wanted:  # a dragon's line: "стоять" is among its moves
+        wanted = wanted - {"STAY"}
     parts = [t(key, lang) for kinds, key in _EXPECTED if wanted & kinds]
     if not parts:
         parts = [t("order.expected.end", lang)]

@@ -34,12 +34,12 @@ from .messages import (
     quote,
 )
 from .names import find_player
-from .nodes import Line, SyntaxIssue
+from .nodes import DragonLine, Line, PlayerLine, SyntaxIssue
 from .resolve import Resolver
 from .result import Order, ParseResult, apply_clears
 from .spelling import NearMisses
 from .substitutes import effective
-from .syntax import parse_line, split_lines
+from .syntax import parse_line, split_lines, split_orders
 from .tokens import Word, tokenize
 
 __all__ = ["MAX_MESSAGE_BYTES", "MAX_ORDER_LINES", "parse_message"]
@@ -205,6 +205,10 @@ def _syntax_error(
         subst = _substitution_forms(line.text, lang, players) if guess is None else None
         if subst is not None:
             code, start, end, params = "subst_form", subst[0], subst[1], subst[2]
+        elif guess is None and code == "syntax_token" and start > 0:
+            second = _second_order(line.text, start, players)
+            if second is not None:
+                code, end, params = "second_order", second, {"got": line.text[start:second]}
     text = message(code, lang, **params)
     if suggestions:
         text += " " + message("suggest", lang, suggestions=_quote(suggestions, lang))
@@ -286,6 +290,24 @@ def _substitution_forms(
         "into": into,
     }
     return words[0].start, words[-1].end, params
+
+
+def _second_order(text: str, at: int, players: Sequence[PlayerState]) -> int | None:
+    """Where a second order that begins at ``at`` ends, if the line holds
+    two whole ones ("Иванов: 89 в2; Петров: 91 в2"), each of a player on
+    the roster or of the dragon (not a misspelt word taken for a name:
+    "passs red to 91 h2")."""
+    first, second, end = split_orders(text, at)
+
+    def whole(node: object) -> bool:
+        if isinstance(node, DragonLine):
+            return True
+        if not isinstance(node, PlayerLine):
+            return False
+        ref = node.subject
+        return ref.number is not None or find_player(ref.words, players).player is not None
+
+    return end if whole(first) and whole(second) else None
 
 
 def _a_cell_in_range(before: list[Word], ruleset: Ruleset) -> tuple[int, int]:

@@ -46,7 +46,7 @@ from .nodes import (
 )
 from .tokens import Word, tokenize
 
-__all__ = ["MAX_LINE_TOKENS", "parse_line", "parser", "split_lines"]
+__all__ = ["MAX_LINE_TOKENS", "parse_line", "parser", "split_lines", "split_orders"]
 
 MAX_LINE_TOKENS: Final = 40  # an order line has at most this many words, numbers and marks
 _CACHED_LINE: Final = 256  # longer lines are read afresh (the cache holds short ones)
@@ -378,15 +378,16 @@ def _read_order(order_text: str, text: str) -> tuple[Node | None, SyntaxIssue | 
             w = tokens[number]
             end = tokens[number + 1].end if kinds[number + 1 : number + 2] == ("HEIGHT",) else w.end
             return None, SyntaxIssue("dragon_word", w.start, end, (("got", text[w.start : end]),))
-    if 1 < node.index < len(tokens) and tokens[node.index].type in ("WORD", "DRAGON"):
-        # "Иванов: 89 в2; Петров: 91 в2": a second order begins here
-        at = tokens[node.index].start
-        second, _ = _read_order(" " * at + order_text[at:], text)
-        if isinstance(second, PlayerLine | DragonLine):
-            end = len(order_text.rstrip())
-            got = order_text[at:end].strip()
-            return None, SyntaxIssue("second_order", at, end, (("got", got),))
     return None, _issue(node, tokens, text, order_text)
+
+
+def split_orders(text: str, at: int) -> tuple[Node | None, Node | None, int]:
+    """A line's order part read as two lines, cut at ``at`` ("Иванов: 89
+    в2; Петров: 91 в2"), and where the second ends."""
+    order_text, _ = _cut(text)
+    first, _ = _read_order(order_text[:at], text)
+    second, _ = _read_order(" " * at + order_text[at:], text)
+    return first, second, len(order_text.rstrip().rstrip(".,;!"))
 
 
 def _header(tokens: list[Word]) -> Node | None:
@@ -413,6 +414,11 @@ def _issue(failure: Failure, tokens: list[Word], text: str, order_text: str) -> 
         end = len(order_text.rstrip())
         return SyntaxIssue("syntax_end", end, end, (("expected", expected),))
     w = tokens[failure.index]
+    if w.type in ("HEIGHT", "H") and not any(
+        t.type in ("INT", *_ACTIONS) for t in tokens[1 : failure.index]
+    ):
+        # "Иванов: в2": a height, and no cell before it
+        return SyntaxIssue("no_flight", w.start, w.end, ())
     if w.type in _ACTIONS:
         first = next((t for t in tokens[: failure.index] if t.type in _ACTIONS), None)
         if first is not None:  # "ловить, отнять Соколова": a second action
