@@ -70,6 +70,7 @@ MESSAGES: Final[dict[str, str]] = {
     "unknown_counter": N_("order.unknown_counter"),
     "unknown_team": N_("order.unknown_team"),
     "ambiguous_player": N_("order.ambiguous_player"),
+    "name_number": N_("order.name_number"),
     "ambiguous_ball": N_("order.ambiguous_ball"),
     "suggest": N_("order.suggest"),
     # -- permissions -----------------------------------------------------------------------

@@ -44,7 +44,8 @@ class Ticks:
 
 @dataclass(frozen=True, slots=True)
 class Ref:
-    """A player named by words (surname, full name) or by shirt number."""
+    """A player named by words (surname, full name) or by shirt number, or
+    by both ("Иванов (1):", as the judge writes a player): then they must agree."""
 
     words: tuple[str, ...]
     number: int | None

@@ -329,6 +329,8 @@ class Resolver(PlayerReader):
                     "ambiguous_name", "no_team", span, example=self.state.teams[0].name
                 )
             player = found[0]
+            if ref.words:
+                self._same_player(ref, player)
         else:
             player = self._by_name(ref, sides)
         if (
@@ -340,6 +342,21 @@ class Resolver(PlayerReader):
                 "forbidden", "forbidden_player", span, name=player.name or player.number
             )
         return player
+
+    def _same_player(self, ref: Ref, player: PlayerState) -> None:
+        """An error unless the name of ``ref`` fits the player its number
+        names (or names several players, him among them)."""
+        m = self._roster((player.side,)).find(ref.words, suggest=False)
+        fits = (m.player,) if m.player is not None else m.candidates
+        if not any((p.side, p.number) == (player.side, player.number) for p in fits):
+            raise self.error(
+                "unknown_name",
+                "name_number",
+                (ref.start, ref.end),
+                got=self._got((ref.start, ref.end)),
+                number=player.number,
+                name=player.name or player.number,
+            )
 
     def _roster(self, sides: tuple[Side, ...]) -> Roster:
         roster = self._rosters.get(sides)

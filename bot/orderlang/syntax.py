@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from importlib import resources
 from typing import Any, Final, Literal
@@ -60,6 +60,11 @@ _COMMENT_OR_NUMBER: Final = re.compile(r"(?:^|(?<=\s))(?:--|#(?!\d))")
 # bullet ("1. Попов: …", "- Попов: …"), the line number of the judge's own
 # error block ("4: Кузнецв: 169 в2", copied to be corrected).
 _PREFIX: Final = re.compile(r"\s*(?:\d{1,3}\s*[.):]|[-–—])\s")
+# A name with its shirt number before the colon, as the judge writes players
+# ("Иванов (1): 89 в2", "Иванов №1:").
+_NAME_NUMBER: Final = re.compile(
+    r"\s*[^\W\d_][^\d:()#№]*?(?P<mark>\s*(?:\(\s*[№#]?\s*(?P<a>\d{1,3})\s*\)|[№#]\s*(?P<b>\d{1,3})))\s*:"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,6 +359,14 @@ def _read_order(order_text: str, text: str) -> tuple[Node | None, SyntaxIssue | 
     node = run(parser(), tokens, kinds)
     if not isinstance(node, Failure):
         return node, None
+    named = _NAME_NUMBER.match(order_text)
+    if named is not None:
+        start, end = named.span("mark")
+        read = _read_order(order_text[:start] + " " * (end - start) + order_text[end:], text)
+        if isinstance(read[0], PlayerLine) and read[0].subject.number is None:
+            ref = read[0].subject
+            number = int(named.group("a") or named.group("b"))
+            return replace(read[0], subject=replace(ref, number=number, end=end)), None
     prefix = _PREFIX.match(order_text)
     if prefix is not None and node.index <= 1 and len(tokens) > 1:
         # "1. Попов: 87 в2": the number (or bullet) cannot be the line's own,
