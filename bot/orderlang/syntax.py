@@ -379,7 +379,7 @@ def _read_order(order_text: str, text: str) -> tuple[Node | None, SyntaxIssue | 
     head = kinds.index("DRAGON") if "DRAGON" in kinds else -1
     if head >= 0 and set(kinds[:head]) <= _TICK_MARKS:
         # "Дракон: 104 в2": the dragon is steered, not sent to a cell
-        number = next(
+        cell = next(
             (
                 i
                 for i in range(head + 1, min(node.index + 1, len(tokens)))
@@ -387,9 +387,9 @@ def _read_order(order_text: str, text: str) -> tuple[Node | None, SyntaxIssue | 
             ),
             None,
         )
-        if number is not None:
-            w = tokens[number]
-            end = tokens[number + 1].end if kinds[number + 1 : number + 2] == ("HEIGHT",) else w.end
+        if cell is not None:
+            w = tokens[cell]
+            end = tokens[cell + 1].end if kinds[cell + 1 : cell + 2] == ("HEIGHT",) else w.end
             return None, SyntaxIssue("dragon_word", w.start, end, (("got", text[w.start : end]),))
     return None, _issue(node, tokens, text, order_text)
 
