@@ -430,8 +430,11 @@ def _issue(failure: Failure, tokens: list[Word], text: str, order_text: str) -> 
     if w.type in ("HEIGHT", "H") and not any(
         t.type in ("INT", *_ACTIONS) for t in tokens[1 : failure.index]
     ):
-        # "Иванов: в2": a height, and no cell before it
-        return SyntaxIssue("no_flight", w.start, w.end, ())
+        # "Иванов: в2": a height, and no cell before it (the caret from the
+        # colon on: "Иванов: восемьдесят девять в2" has its cell in words)
+        colon = order_text.rfind(":", 0, w.start)
+        after = [t for t in tokens[: failure.index] if colon >= 0 and t.start > colon]
+        return SyntaxIssue("no_flight", after[0].start if after else w.start, w.end, ())
     if w.type in _ACTIONS:
         first = next((t for t in tokens[: failure.index] if t.type in _ACTIONS), None)
         if first is not None:  # "ловить, отнять Соколова": a second action
