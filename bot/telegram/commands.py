@@ -22,6 +22,8 @@ from telegram import (
     BotCommandScopeAllPrivateChats,
     BotCommandScopeChat,
     BotCommandScopeDefault,
+    MenuButton,
+    MenuButtonDefault,
     MenuButtonWebApp,
     WebAppInfo,
 )
@@ -134,14 +136,19 @@ async def register_commands(bot: Bot, game_masters: Sequence[int] = ()) -> bool:
     return ok
 
 
-async def register_menu_button(bot: Bot, page_url: str) -> bool:
+async def register_menu_button(bot: Bot, page_url: str | None) -> bool:
     """The button beside every private chat's input field opens the ordering
     page as a Mini App (it knows the member and his current game from its
     launch data), so a player can order on the field whenever he likes, not
-    only from the round's opening message. Returns False (and logs) when
-    Telegram refused it.  One text for all (a default button has no
-    language): Russian first."""
-    button = MenuButtonWebApp(t("web.button", "ru"), WebAppInfo(page_url))
+    only from the round's opening message; without a page, Telegram's own
+    button (a page turned off must not stay behind it). Returns False (and
+    logs) when Telegram refused it.  One text for all (a default button has
+    no language): Russian first."""
+    button: MenuButton = (
+        MenuButtonWebApp(t("web.button", "ru"), WebAppInfo(page_url))
+        if page_url is not None
+        else MenuButtonDefault()
+    )
     try:
         await bot.set_chat_menu_button(menu_button=button)
     except TelegramError as exc:

@@ -216,8 +216,7 @@ class TelegramRunner:
             self.on_username(self.username)
         try:
             await register_commands(self.application.bot, self.game_masters)
-            if self.page_url is not None:
-                await register_menu_button(self.application.bot, self.page_url)
+            await register_menu_button(self.application.bot, self.page_url)
             await self.application.start()
             if self.config.mode == "webhook":
                 updater = self.application.updater
