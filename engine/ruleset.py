@@ -148,6 +148,9 @@ class Ruleset:
     ticks_per_round: int
     max_rounds: int
     end_when_decided: bool
+    # §1 "all players swallowed": "field" (version 3) counts the players who are
+    # not reserves; "all" (version 2, the key absent) counts every player
+    team_swallowed: str
     players_per_team: int
     reserves_per_team: int
     player_speed: int
@@ -442,6 +445,11 @@ def parse_ruleset(data: dict[str, Any], version: int | None = None) -> Ruleset:
         ticks_per_round=match.int_("ticks_per_round", 1, 10),
         max_rounds=match.int_("max_rounds", 1, 10_000),
         end_when_decided=match.bool_("end_when_decided"),
+        team_swallowed=(
+            match.choice("team_swallowed", ("field", "all"))
+            if match.has("team_swallowed")
+            else "all"
+        ),
         players_per_team=match.int_("players_per_team", 1, 21),
         reserves_per_team=match.int_("reserves_per_team", 0, 21),
         substitute_takes_orders=(

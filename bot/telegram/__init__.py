@@ -63,6 +63,7 @@ def build_telegram(
     """The bot (to start and stop) and its outbox channel, from the configuration.
     A service that :class:`LearnsBotName` is told the bot's @username at start."""
     marks = service.watermarks if isinstance(service, WaitsForChannels) else None
+    web = config.web
     runner = TelegramRunner(
         config.telegram,
         service,
@@ -72,6 +73,7 @@ def build_telegram(
         on_mark=(lambda until: marks.advance(CHANNEL, until)) if marks is not None else None,
         on_conflict=conflict_alert(service) if isinstance(service, WaitsForChannels) else None,
         clock=getattr(service, "clock", None),
+        page_url=f"{web.public_url.rstrip('/')}/app" if web.enabled and web.public_url else None,
     )
     if marks is not None and config.telegram.mode != "webhook":
         marks.expect(CHANNEL, runner.poller.refresh)

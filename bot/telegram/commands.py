@@ -5,7 +5,8 @@ chats, team groups, and game masters (the players' commands plus theirs, set
 for each configured game master's private chat). The commands themselves are
 read by the game service (``bot.service.commands``); a short usage hint sits
 in each description. A game-master command may name its game first
-(``/pause DB-12``); the menus leave that out.
+(``/pause DB-12``); the menus leave that out. With the ordering page on,
+the menu button of private chats opens it (:func:`register_menu_button`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,10 @@ from telegram import (
     BotCommandScopeAllPrivateChats,
     BotCommandScopeChat,
     BotCommandScopeDefault,
+    MenuButton,
+    MenuButtonDefault,
+    MenuButtonWebApp,
+    WebAppInfo,
 )
 from telegram.error import TelegramError
 
@@ -35,6 +40,7 @@ __all__ = [
     "MenuCommand",
     "menu",
     "register_commands",
+    "register_menu_button",
 ]
 
 log = get_logger(__name__)
@@ -128,3 +134,24 @@ async def register_commands(bot: Bot, game_masters: Sequence[int] = ()) -> bool:
                     "telegram command menu not set", scope=scope.type, lang=lang, error=str(exc)
                 )
     return ok
+
+
+async def register_menu_button(bot: Bot, page_url: str | None) -> bool:
+    """The button beside every private chat's input field opens the ordering
+    page as a Mini App (it knows the member and his current game from its
+    launch data), so a player can order on the field whenever he likes, not
+    only from the round's opening message; without a page, Telegram's own
+    button (a page turned off must not stay behind it). Returns False (and
+    logs) when Telegram refused it.  One text for all (a default button has
+    no language): Russian first."""
+    button: MenuButton = (
+        MenuButtonWebApp(t("web.button", "ru"), WebAppInfo(page_url))
+        if page_url is not None
+        else MenuButtonDefault()
+    )
+    try:
+        await bot.set_chat_menu_button(menu_button=button)
+    except TelegramError as exc:
+        log.warning("telegram menu button not set", error=str(exc))
+        return False
+    return True

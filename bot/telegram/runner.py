@@ -35,7 +35,7 @@ from bot.service.api import Reply
 from bot.service.ports import Clock
 
 from .channel import Diagrams, TelegramChannel
-from .commands import register_commands
+from .commands import register_commands, register_menu_button
 from .handlers import Receiver, UpdateHandlers
 from .ordering import GameIndex, OrderedUpdateProcessor
 from .pacing import FloodLimits, FloodPacer
@@ -124,12 +124,14 @@ class TelegramRunner:
         poll_read_timeout: float = 5.0,
         poll_backoff: tuple[float, float] = (1.0, 30.0),
         conflict_alert_after: float = 60.0,
+        page_url: str | None = None,
     ) -> None:
         if config.token is None or not config.token.get_secret_value().strip():
             raise ValueError("telegram.token is required to run the bot")
         self.config = config
         self._token = config.token.get_secret_value().strip()
         self.game_masters = tuple(game_masters)
+        self.page_url = page_url  # the ordering page (Mini App), when served
         self.poll_timeout = poll_timeout
         # Told the bot's @username once getMe gave it (the service's invitation links).
         self.on_username = on_username
@@ -214,6 +216,7 @@ class TelegramRunner:
             self.on_username(self.username)
         try:
             await register_commands(self.application.bot, self.game_masters)
+            await register_menu_button(self.application.bot, self.page_url)
             await self.application.start()
             if self.config.mode == "webhook":
                 updater = self.application.updater

@@ -399,8 +399,9 @@ def _knock(t: Tick, d: WDragon, p: WPlayer, part: str, prob: float) -> bool:
     if t.chance(3, Kind.DRAGON_KNOCK_ROLL, data, prob):
         return True
     if t.rules.dragon.knock_survivor_loses_actions:
-        # §9.3а: a closed dragon is "a collision with the consequences of a
-        # collision with a player": he holds on and loses this tick's actions.
+        # §9.3а: a knock is "a collision with the consequences of a collision
+        # with a player": he holds on and loses this tick's actions (on the
+        # body and tail whatever the mouth, docs/rules.md §6).
         hold_on(t, p, {"side": p.side, "number": p.number, "dragon": d.side, "part": part})
     return False
 

@@ -50,8 +50,13 @@ def _ended(t: Tick) -> str | None:
             in_play += b.value
     if not any_in_play:
         return "all_balls"
+    field_only = t.rules.team_swallowed == "field"
     for side in ("left", "right"):
-        team = [p for p in w.players if p.side == side]
+        # A reserve cannot come on for a swallowed player (§8): with "field" he
+        # does not keep a team that has nobody left on the field in the match.
+        team = [
+            p for p in w.players if p.side == side and not (field_only and p.status == "reserve")
+        ]
         if team and all(p.status == "swallowed" for p in team):
             return "team_swallowed"
     if t.rules.end_when_decided:

@@ -264,16 +264,18 @@ async def test_a_new_telegram_member_speaks_what_his_app_speaks(sqlite_db: Datab
 
     english = await start(401, "en-GB")
     assert english.text.startswith("Welcome to game DB-1")
-    for user, code in ((402, "ru"), (403, "de"), (404, ""), (405, "uk")):
+    for user, code in ((402, "ru"), (403, "de"), (405, "uk")):
         assert (await start(user, code)).text.startswith("Добро пожаловать")
+    # An app that names no language: the game's (English here, as the judge's default made it).
+    assert (await start(404, "")).text.startswith("Welcome to game DB-1")
     langs = {m.telegram_user_id: m.lang for m in table.rows(Member)}
-    assert [langs[u] for u in (401, 402, 403, 404, 405)] == ["en", "ru", "ru", "ru", "ru"]
+    assert [langs[u] for u in (401, 402, 403, 404, 405)] == ["en", "ru", "ru", "en", "ru"]
     assert (await table.say(401, "/lang ru")).status == "ok"  # /lang still decides
     assert (await table.say(401, "/orders")).text.startswith("Игра DB-1")
     mail = await table.mail(
         "new@mail.example", f"/start {(await table.say(GM, '/invite player right 2')).data['code']}"
     )
-    assert mail.text.startswith("Welcome")  # by e-mail nothing tells: the judge's default
+    assert mail.text.startswith("Welcome")  # by e-mail nothing tells: the game's language
 
 
 async def test_a_pass_phrase_command_is_stored_masked(table: Table) -> None:

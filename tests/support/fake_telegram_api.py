@@ -216,6 +216,8 @@ class BotApi:
             "setmycommands": self.set_my_commands,
             "getmycommands": self.get_my_commands,
             "deletemycommands": self.delete_my_commands,
+            "setchatmenubutton": self.set_chat_menu_button,
+            "getchatmenubutton": self.get_chat_menu_button,
             "sendchataction": self.send_chat_action,
             "answercallbackquery": lambda p: True,
             "getchat": self.get_chat,
@@ -299,6 +301,27 @@ class BotApi:
     def delete_my_commands(self, p: Params) -> bool:
         self.world.commands.pop(self._scope_key(p), None)
         return True
+
+    def set_chat_menu_button(self, p: Params) -> bool:
+        button = p.json("menu_button") or {"type": "default"}
+        kind = button.get("type")
+        if kind not in ("commands", "web_app", "default"):
+            raise ApiError(400, "Bad Request: unsupported menu button type")
+        if kind == "web_app":
+            url = str((button.get("web_app") or {}).get("url", ""))
+            if not button.get("text") or not url.startswith(("https://", "http://")):
+                raise ApiError(400, "Bad Request: BUTTON_URL_INVALID")
+        chat_id = p.int("chat_id") if p.has("chat_id") else None
+        if chat_id is not None:
+            self.world.resolve_chat(chat_id)
+        self.world.menu_buttons[chat_id] = button
+        return True
+
+    def get_chat_menu_button(self, p: Params) -> JSON:
+        chat_id = p.int("chat_id") if p.has("chat_id") else None
+        return self.world.menu_buttons.get(chat_id) or self.world.menu_buttons.get(
+            None, {"type": "commands"}
+        )
 
     # ------------------------------------------------------------------ sending
     def _target(self, p: Params) -> FakeChat:

@@ -205,6 +205,8 @@ class World:
         self.delivered_at: dict[int, float] = {}  # update_id -> first handed to the bot
         self.allowed_updates: frozenset[str] = DEFAULT_UPDATE_TYPES
         self.commands: dict[tuple[str, str], list[JSON]] = {}
+        # chat id (None: the default for private chats) -> its menu button (setChatMenuButton)
+        self.menu_buttons: dict[int | None, JSON] = {}
         self.webhook: JSON | None = None
         self.files: dict[str, UploadedFile] = {}
         self._update_ids = itertools.count(100_000)

@@ -15,10 +15,11 @@ import pytest
 from pydantic import SecretStr
 from support.fake_telegram import FakeTelegram
 from support.telegram_doubles import RecordingService
+from telegram import MenuButtonWebApp
 
-from bot.config import TelegramConfig
+from bot.config import Config, TelegramConfig
 from bot.i18n import t
-from bot.telegram import FloodLimits, TelegramRunner
+from bot.telegram import FloodLimits, TelegramRunner, build_telegram
 from bot.telegram.commands import GM_COMMANDS, GROUP_COMMANDS, PLAYER_COMMANDS
 from bot.telegram.handlers import APOLOGY
 
@@ -214,3 +215,28 @@ async def test_webhook_mode(tg: FakeTelegram) -> None:
 def test_a_token_is_required() -> None:
     with pytest.raises(ValueError, match="token"):
         TelegramRunner(TelegramConfig(), RecordingService())
+
+
+async def test_with_the_ordering_page_served_the_private_menu_button_opens_it(
+    tg: FakeTelegram,
+) -> None:
+    telegram = {"enabled": True, "token": tg.token, "base_url": tg.base_url}
+    web = {"enabled": True, "public_url": "https://judge.example.org/", "link_secret": "s" * 32}
+    runner, _ = build_telegram(
+        Config.model_validate({"telegram": telegram, "web": web}), RecordingService()
+    )
+    await runner.start()
+    try:
+        # As a client asks for it (PTB reads the fake server's answer back).
+        button = await runner.bot.get_chat_menu_button()
+    finally:
+        await runner.stop()
+    assert tg.world.menu_buttons[None]["type"] == "web_app"
+    assert isinstance(button, MenuButtonWebApp)
+    assert button.web_app.url == "https://judge.example.org/app"
+    assert button.text == "Приказы на поле"
+    plain, _ = build_telegram(Config.model_validate({"telegram": telegram}), RecordingService())
+    await plain.start()
+    await plain.stop()
+    # No page (turned off since): Telegram's own button again, not a dead page.
+    assert tg.world.menu_buttons == {None: {"type": "default"}}
