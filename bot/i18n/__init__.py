@@ -20,7 +20,7 @@ from zoneinfo import ZoneInfo
 
 from babel.dates import format_date, format_time
 
-from .catalogs import LANGS, translations
+from .catalogs import LANGS, catalog, translations
 
 __all__ = [
     "DEFAULT_LANG",
@@ -29,6 +29,7 @@ __all__ = [
     "MissingText",
     "format_clock",
     "format_deadline",
+    "keys",
     "lang_of",
     "lang_or_default",
     "t",
@@ -84,6 +85,13 @@ def template(key: str, lang: str | None) -> str:
     if found == key:
         warnings.warn(f"no text {key!r} in the {lang} catalog", MissingText, stacklevel=2)
     return found
+
+
+def keys(prefix: str) -> tuple[str, ...]:
+    """The keys of the texts that start with ``prefix`` (every catalog has the
+    same keys: ``python -m bot.i18n check``)."""
+    found = (m.id for m in catalog(DEFAULT_LANG) if isinstance(m.id, str) and m.id)
+    return tuple(sorted(k for k in found if k.startswith(prefix)))
 
 
 def t(key: str, lang: str | None, **params: object) -> str:

@@ -24,9 +24,23 @@ from .result import Order
 from .substitutes import effective, lineup
 from .tokens import tokenize
 
-__all__ = ["MARK", "format_errors", "format_orders", "format_sheet", "missing_lines"]
+__all__ = [
+    "ERRORS_HEAD",
+    "MARK",
+    "MISSING_LINE",
+    "format_errors",
+    "format_orders",
+    "format_sheet",
+    "missing_labels",
+    "missing_lines",
+    "word",
+]
 
 MARK = "✎ "  # before the lines a message changed (the reader skips the symbol)
+# The shapes of the judge's own lines around the sheet (echo.py knows them when
+# an answer is pasted back): the error block's head, a line of who lacks orders.
+ERRORS_HEAD = "{errors} ({count}):"
+MISSING_LINE = "{prefix}{tick} {number}: {names}"
 
 # Canonical words: (Russian, English).
 _W = {
@@ -66,6 +80,11 @@ _W = {
 
 def _w(key: str, lang: str) -> str:
     return _W[key][lang_of(lang)]
+
+
+def word(key: str, lang: str) -> str:
+    """A canonical word or line of the printer ("missing": «Ещё нет приказа:»)."""
+    return _w(key, lang)
 
 
 def _writable(player: PlayerState, pool: Sequence[PlayerState]) -> str:
@@ -284,14 +303,26 @@ def _missing(
                     and tick == ruleset.hospital_return_tick
                 )
                 if due and orders.player_order(side, p.number, tick) is None:
-                    label = _writable(p, pool)
-                    names.append(
-                        label if p.status == "active" else f"{label} ({_w('launch', lang)})"
-                    )
+                    names.append(_label(p, pool, lang, launch=p.status != "active"))
             if numbers is None and orders.dragon_order(side, tick) is None:
                 names.append(_w("dragon_stays", lang))
             if names:
-                yield f"{prefix}{_w('tick', lang).lower()} {tick}: {', '.join(names)}"
+                yield MISSING_LINE.format(
+                    prefix=prefix, tick=_w("tick", lang).lower(), number=tick,
+                    names=", ".join(names),
+                )  # fmt: skip
+
+
+def _label(player: PlayerState, pool: Sequence[PlayerState], lang: str, *, launch: bool) -> str:
+    label = _writable(player, pool)
+    return f"{label} ({_w('launch', lang)})" if launch else label
+
+
+def missing_labels(state: MatchState, side: Side, lang: str) -> frozenset[str]:
+    """Every name a line of who lacks orders may list for ``side``'s team."""
+    pool = state.team_players(side)
+    labels = {_label(p, pool, lang, launch=launch) for p in pool for launch in (False, True)}
+    return frozenset({*labels, _w("dragon_stays", lang)})
 
 
 def format_errors(
@@ -314,7 +345,7 @@ def format_errors(
     if rest:
         numbers = ", ".join(str(n) for n in dict.fromkeys(e.line for e in rest))
         body += "\n\n" + t("order.more_errors", lang, count=len(rest), lines=numbers)
-    return f"{_w('errors', lang)} ({len(errors)}):\n\n{body}"
+    return ERRORS_HEAD.format(errors=_w("errors", lang), count=len(errors)) + f"\n\n{body}"
 
 
 def _rendered(error: OrderError, block: Callable[[str], str] | None) -> str:
