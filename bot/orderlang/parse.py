@@ -22,6 +22,7 @@ from engine.ruleset import Ruleset
 from engine.state import MatchState, PlayerState, other_side
 
 from .actions import is_spell
+from .echo import JudgeLines
 from .errors import OrderError, OrderLanguageError
 from .lexicon import KEYWORD_TYPES, ball_of
 from .messages import (
@@ -122,9 +123,13 @@ def _parse(
     resolver = Resolver(state, ruleset, side, lang, controllable, dragon_allowed, on_file)
     syntax_errors: list[OrderError] = []
     order_lines = 0
+    judge = JudgeLines(state, side)
     for number, raw in enumerate(split_lines(text), start=1):
         if not raw or raw.isspace():
+            judge.gap()
             continue
+        if judge.ignores(raw):
+            continue  # the judge's own line of its answer, pasted back: a comment
         line = parse_line(number, raw)
         if line.node is not None or line.issue is not None:
             order_lines += 1
