@@ -9,7 +9,7 @@ import pytest
 from sqlmodel import col
 from support.service_table import GM, Table, make_table, orders_text, set_up_game
 
-from bot.service import Inbound, Reply, ordering
+from bot.service import Inbound, Reply, ordering, textblocks
 from storage.db import Database
 from storage.models import Game, InboundMessage, Member, OrderRow
 
@@ -287,3 +287,30 @@ async def test_a_pass_phrase_command_is_stored_masked(table: Table) -> None:
     assert not any("дракон" in t or "кит" in t for t in texts)
     members = {m.telegram_user_id: m for m in table.rows(Member)}
     assert members[201].passphrase_hash is not None  # the phrase itself still counted
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+async def test_an_answer_pasted_back_with_its_error_fixed_is_taken_whole(
+    table: Table, lang: str
+) -> None:
+    """Players copy the judge's answer, fix the line it refused and send it all
+    back: the judge's own lines (the first line, the error block's carets and
+    reasons, the sheet's heading, the legend, the receipt, who lacks orders)
+    are neither errors nor orders."""
+    if lang == "en":
+        assert (await table.say(201, "/lang en")).status == "ok"
+    state = table.state()
+    kuznetsov = state.player("left", 5)
+    wrong = f"{kuznetsov.name[:-2]}{kuznetsov.name[-1]}: {kuznetsov.cell} h{kuznetsov.height}"
+    first = await table.say(201, f"{orders_text(state, 'left', [1], ticks=(1,))}\n{wrong}")
+    assert first.status == "partial"
+    pasted = textblocks.plain(first.text)
+    right = f"{kuznetsov.name}: {kuznetsov.cell} h{kuznetsov.height}"
+    assert f"3: {wrong}" in pasted and "^^^" in pasted
+    again = await table.say(201, pasted.replace(f"3: {wrong}", f"3: {right}"))
+    assert again.status == "ok", again.text
+    head = textblocks.plain(again.text).splitlines()[0]
+    taken = "приказы приняты" if lang == "ru" else "orders taken"
+    assert head.startswith(f"{'Раунд' if lang == 'ru' else 'Round'} 1: {taken}"), head
+    assert "Ошибки" not in again.text and "Errors" not in again.text
+    assert f"✎ {kuznetsov.name}: {kuznetsov.cell}" in textblocks.plain(again.text)
