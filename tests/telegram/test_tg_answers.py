@@ -168,3 +168,14 @@ async def test_a_game_master_and_a_stranger_are_answered_in_their_apps_language(
     assert created.startswith("Game DB-1 created"), created
     assert not re.search("[а-яА-ЯёЁ]", refused.text), refused.text
     assert re.search("[а-яА-ЯёЁ]", refused_silent.text)  # an app that names none: the judge's
+
+
+async def test_rules_tell_the_games_own_number_of_players(tg: FakeTelegram, tmp_path: Path) -> None:
+    # /rules said «в команде 7 игроков» (the ruleset's) in a game set up with players=2.
+    async with judge(tg, tmp_path) as j:
+        match = await j.setup_match()  # /newgame Финал players=2
+        rules = await j.say(match.alice, "/rules")
+        await j.say(match.bob, "/lang en")
+        rules_en = await j.say(match.bob, "/rules")
+    assert "в команде 2 игрока." in rules.text, rules.text
+    assert "a team 2 players." in rules_en.text, rules_en.text
