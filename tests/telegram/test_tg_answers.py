@@ -179,3 +179,12 @@ async def test_rules_tell_the_games_own_number_of_players(tg: FakeTelegram, tmp_
         rules_en = await j.say(match.bob, "/rules")
     assert "в команде 2 игрока." in rules.text, rules.text
     assert "a team 2 players." in rules_en.text, rules_en.text
+
+
+async def test_status_of_an_ended_game_gives_its_result(tg: FakeTelegram, tmp_path: Path) -> None:
+    # It said «Раунд 2: приказы больше не принимаются» of the round /endgame cancelled.
+    async with judge(tg, tmp_path) as j:
+        match = await j.setup_match()
+        await j.gm_says("/endgame дождь")
+        status = await j.say(match.alice, "/status")
+    assert status.text == "Игра DB-1 (Драконы — Фениксы) окончена. Итоговый счёт 0:0.", status.text
