@@ -68,6 +68,9 @@ class Kind(StrEnum):
     STEAL_ROLL = "steal_roll"  # {side, number, target, where} + p/roll/ok
     STEAL = "steal"  # {side, number, target, ball} (+ p=1/n when 2 balls)
     STEAL_NOTHING = "steal_nothing"  # {side, number, target, reason}
+    # {side, number, target, rivals, ball?} + p/roll/ok: a team-mate robbed the same
+    # holder first; the draw decides whether this one gets a ball (ruleset v3)
+    STEAL_PICK = "steal_pick"
     ACTION_LOST = "action_lost"  # {side, number, action, reason}
     BALL_BURNT = "ball_burnt"  # {ball, dragon, cell}
     SCORE = "score"  # {left, right}

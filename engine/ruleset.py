@@ -85,6 +85,10 @@ class StealRules:
     two_adjacent_free_hands: float
     two_adjacent_holding: float
     adjacent_max_height_diff: int
+    # Team-mates who all succeed against one holder, more of them than he has
+    # balls: "draw" (version 3) a fair draw among them; "shirt_order"
+    # (version 2, the key absent) the first in shirt order.
+    contested: str = "shirt_order"
 
 
 @dataclass(frozen=True, slots=True)
@@ -500,6 +504,11 @@ def parse_ruleset(data: dict[str, Any], version: int | None = None) -> Ruleset:
                 )
             },
             adjacent_max_height_diff=steal_t.int_("adjacent_max_height_diff", 0, 9),
+            contested=(
+                steal_t.choice("contested", ("draw", "shirt_order"))
+                if steal_t.has("contested")
+                else "shirt_order"
+            ),
         ),
         collision_second_falls=root.table("collision").prob("second_falls"),
         hospital_rounds_per_height=hospital.int_("rounds_per_height", 0, 100),

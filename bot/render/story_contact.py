@@ -270,6 +270,41 @@ class ContactStory(StoryBase):
             action=True,
         )
 
+    def on_steal_pick(self, i: int, e: Event) -> None:
+        """Version 3: a team-mate robbed the same holder first; the draw."""
+        d = e.data
+        side = str(d.get("side"))
+        actor = (side, as_int(d.get("number")))
+        if e.ok is None:  # which of two holders gives his ball up
+            self.add(
+                self.t(
+                    "report.steal_contest_ball",
+                    p=self.chance(e),
+                    ball=self.ball(d.get("ball")),
+                    rival=self.name(side, d.get("from")),
+                ),
+                actor,
+            )
+            return
+        if not e.ok:
+            outcome = self.t("report.steal_contest_kept")
+        elif d.get("ball"):
+            outcome = self.t("report.steal_contest_won", ball=self.ball(d.get("ball")))
+        else:
+            outcome = self.t("report.steal_contest_won_one")
+        self.add(
+            self.t(
+                "report.steal_contest",
+                name=self.name(*actor),
+                target=self.name(other_side(side), d.get("target")),
+                rivals=", ".join(self.name(side, n) for n in as_list(d.get("rivals"))),
+                p=self.chance(e),
+                outcome=outcome,
+            ),
+            actor,
+            action=True,
+        )
+
     def on_steal_nothing(self, i: int, e: Event) -> None:
         d = e.data
         side = str(d.get("side"))

@@ -15,7 +15,7 @@ from datetime import timedelta
 from functools import partial
 
 from bot.orderlang import help_text
-from engine.ruleset import Ruleset
+from engine.ruleset import Ruleset, load_ruleset_label
 from storage import repo
 from storage.models import Game
 
@@ -26,7 +26,7 @@ from .context import Actor, ServiceError, Tx, game_code, parse_game_code
 from .deadlines import ScheduleError, parse_zone
 from .gm import Outcome
 from .i18n import N_, format_time, t
-from .rulebook import RULES_PICTURES, rules_params
+from .rulebook import RULES_PICTURES, edition, rules_params
 
 __all__ = [
     "COMMANDS",
@@ -216,10 +216,13 @@ def _rules(r: Request) -> Outcome:
     assert game is not None
     rules = rounds.ruleset_of(game)
     url = r.tx.settings.rules_url
+    # The text is rendered for each reader later: the game's values are taken now.
+    where = {"deadlines": game.deadlines, "timezone": game.timezone, "url": url}
+    players = game.players_per_team  # /newgame players=2: the game's, not the ruleset's
     return Outcome(
         "rules",
         {
-            name: partial(_rules_param, rules, game.deadlines, game.timezone, url, name)
+            name: partial(_rules_param, rules, where, players, name)
             for name in ("edition", "ticks", "rounds", "players", "deadlines", "timezone")
             + ("play", "spells", "where")
         },
@@ -230,10 +233,10 @@ def _rules(r: Request) -> Outcome:
 
 
 def _rules_param(
-    rules: Ruleset, deadlines: str, timezone: str, url: str, name: str, lang: str
+    rules: Ruleset, where: dict[str, str], players: int | None, name: str, lang: str
 ) -> object:
     """One parameter of the ``rules`` text for a reader of ``lang``."""
-    return rules_params(rules, lang, deadlines=deadlines, timezone=timezone, url=url)[name]
+    return rules_params(rules, lang, players=players, **where)[name]
 
 
 def _verify(r: Request) -> Outcome:
@@ -249,18 +252,20 @@ def _verify(r: Request) -> Outcome:
         r.t("receipt_team", team=names.get(side, side), digest=digest)
         for side, digest in sorted(v.order_digests.items())
     )
+    # The rules in words («классические правила (classic, версия 3)»), not the label.
+    ruleset = partial(edition, load_ruleset_label(v.ruleset))
     if not v.ok:
         yes_no = {True: r.t("yes"), False: r.t("no")}
         return Outcome(
             "verify_failed",
             {"round": v.round_number, "commitment_ok": yes_no[v.commitment_ok],
              "result_ok": yes_no[v.result_ok], "state_ok": yes_no[v.state_ok],
-             "orders_ok": yes_no[v.orders_ok], "ruleset": v.ruleset,
+             "orders_ok": yes_no[v.orders_ok], "ruleset": ruleset,
              "ruleset_ok": r.t("rules_same") if v.ruleset_ok else r.t("rules_changed")},
             status="rejected", game_id=game_id,
         )  # fmt: skip
     params = {"round": v.round_number, "seed": v.seed, "commitment": v.commitment,
-              "digest": v.digest, "orders": orders, "ruleset": v.ruleset}  # fmt: skip
+              "digest": v.digest, "orders": orders, "ruleset": ruleset}  # fmt: skip
     if len(args) == 2:  # a receipt to check: does it match one team's played orders?
         given = args[1].strip().lower()
         team = next((s for s, d in v.order_digests.items() if d == given), None)

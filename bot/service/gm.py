@@ -186,7 +186,7 @@ def set_deadline(
     rnd = rounds.current_round(tx, game)
     params: dict[str, Any] = {
         "game": game_code(game),
-        "deadlines": partial(schedule_text, times),
+        "deadlines": partial(schedule_text, times, clock=True),
         "timezone": zone,
     }
     record(tx, actor, game, "set_deadline", deadlines=times, timezone=zone)

@@ -91,7 +91,11 @@ def create_game(
     )
     return Outcome(
         "game_created",
-        {"game": game_code(game), "deadlines": partial(schedule_text, schedule), "timezone": zone},
+        {
+            "game": game_code(game),
+            "deadlines": partial(schedule_text, schedule, clock=True),
+            "timezone": zone,
+        },
         game_id=game.id,
     )
 

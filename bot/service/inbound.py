@@ -74,16 +74,19 @@ def identify(tx: Tx, msg: Inbound) -> Actor:
     settings = tx.settings
     member: Member | None = None
     global_gm = False
+    # Somebody the judge meets for the first time is answered in his app's language
+    # (as an invitee is: members.client_lang), else in the configured one.
+    first_lang = members.client_lang(msg.meta.get("language_code")) or settings.lang
     if msg.channel == "telegram":
         try:
             user_id = int(msg.sender)
         except ValueError:
-            return Actor(identity=f"telegram:{msg.sender}", lang=settings.lang)
+            return Actor(identity=f"telegram:{msg.sender}", lang=first_lang)
         member = repo.member_by_telegram(tx.s, user_id, with_game=True)
         global_gm = user_id in settings.gm_telegram_ids
         if global_gm and member is None:
             member = Member(
-                telegram_user_id=user_id, notify="telegram", lang=settings.lang, created_at=tx.now
+                telegram_user_id=user_id, notify="telegram", lang=first_lang, created_at=tx.now
             )
     elif msg.channel == "email":
         address = msg.sender.strip().lower()
@@ -97,7 +100,7 @@ def identify(tx: Tx, msg: Inbound) -> Actor:
     if member is not None and member.id is None:
         tx.s.add(member)
         tx.s.flush()
-    lang = lang_or_default(member.lang if member else None, settings.lang)
+    lang = lang_or_default(member.lang if member else None, first_lang)
     return Actor(
         identity=f"{msg.channel}:{msg.sender}", member=member, global_gm=global_gm, lang=lang
     )

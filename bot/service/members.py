@@ -171,7 +171,9 @@ def status_text(tx: Tx, game: Game, view: View, lang: str) -> str:
     state = rounds.load_state(tx, rnd)
     params["score"] = f"{state.teams[0].score}:{state.teams[1].score}"
     params["round"] = rnd.number
-    if rnd.status == "open":
+    if game.status == "ended":  # its last round closed or cancelled: only the result is news
+        key = N_("status_over")
+    elif rnd.status == "open":
         key = N_("status")
         params["deadline"] = format_time(rnd.deadline, game.timezone, lang)
         params["commitment"] = rnd.commitment

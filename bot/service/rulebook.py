@@ -39,9 +39,16 @@ def edition(ruleset: Ruleset, lang: str) -> str:
 
 
 def rules_params(
-    ruleset: Ruleset, lang: str, *, deadlines: str, timezone: str, url: str
+    ruleset: Ruleset,
+    lang: str,
+    *,
+    deadlines: str,
+    timezone: str,
+    url: str,
+    players: int | None = None,
 ) -> dict[str, object]:
-    """The parameters of the ``rules`` text for a reader of ``lang``."""
+    """The parameters of the ``rules`` text for a reader of ``lang``; ``players``:
+    the game's players on the field per team (``/newgame players=2``), if not the ruleset's."""
     from .deadlines import schedule_text
 
     spells = ", ".join(
@@ -63,7 +70,7 @@ def rules_params(
         "play": t(_PLAY.get(ruleset.name, _PLAY["classic"]), lang),
         "ticks": tn("rules_ticks", ruleset.ticks_per_round, lang),
         "rounds": tn("rules_rounds", ruleset.max_rounds, lang),
-        "players": tn("rules_players", ruleset.players_per_team, lang),
+        "players": tn("rules_players", players or ruleset.players_per_team, lang),
         "deadlines": schedule_text(deadlines, lang, clock=True),
         "timezone": timezone,
         "spells": spells,

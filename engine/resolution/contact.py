@@ -316,6 +316,10 @@ def steals(t: Tick) -> None:
         return
     for p in t.w.players:
         p.start_balls = tuple(p.balls)
+    draw = st.contested == "draw"
+    # holder -> the team-mates who have robbed him so far this step (all who
+    # succeeded, with a ball or not): a late one draws against them (v3).
+    robbers: dict[tuple[str, int], int] = {}
     for p in stealers:
         assert p.order is not None and isinstance(p.order.action, Steal)
         number = p.order.action.target
@@ -357,6 +361,11 @@ def steals(t: Tick) -> None:
         if not t.chance(5, Kind.STEAL_ROLL, {**data, "where": where}, prob):
             continue
         takeable = [b for b in target.balls if b in target.start_balls]
+        key = (target.side, target.number)
+        robbers[key] = robbers.get(key, 0) + 1
+        if not takeable and draw and len(p.balls) < max_held:
+            _contest(t, p, target, robbers[key], data)
+            continue
         if not takeable or len(p.balls) >= max_held:
             t.emit(5, Kind.STEAL_NOTHING, {**data, "reason": "taken"})
             continue
@@ -370,3 +379,40 @@ def steals(t: Tick) -> None:
         p.balls.append(ball)
         ball.holder = p
         t.emit(5, Kind.STEAL, {**data, "ball": ball.name}, p_pick, roll)
+
+
+def _contest(t: Tick, p: WPlayer, target: WPlayer, claimants: int, data: dict[str, Any]) -> None:
+    """Step 5, version 3: ``p`` robbed ``target`` too, but team-mates of his
+    have already taken every ball he held this step.  Of the ``claimants``
+    who succeeded, each ends with a ball alike, as a fair draw among them
+    would give (as for catching, §4): drawn claimant by claimant — a late one
+    wins with the number of balls over the number of claimants and takes the
+    ball of one holder — so the dice are those of version 2 whenever nobody
+    contests."""
+    won = [
+        b
+        for b in target.start_balls
+        if b.holder is not None and b.holder is not target and b.holder.side == p.side
+    ]
+    rivals = sorted({b.holder.number for b in won if b.holder is not None})
+    info: dict[str, Any] = {**data, "rivals": rivals}
+    if len(won) == 1:
+        info["ball"] = won[0].name
+    if not won or not t.chance(5, Kind.STEAL_PICK, info, len(won) / claimants):
+        return
+    ball = won[0]
+    if len(won) > 1:
+        roll, ball = t.pick(5, Kind.STEAL_PICK, info, won, [b.name for b in won])
+    loser = ball.holder
+    assert loser is not None
+    if len(won) > 1:  # which of the two holders gives his up
+        t.emit(
+            5,
+            Kind.STEAL_PICK,
+            {**info, "ball": ball.name, "from": loser.number},
+            1 / len(won),
+            roll,
+        )
+    loser.balls.remove(ball)
+    p.balls.append(ball)
+    ball.holder = p

@@ -4,13 +4,16 @@ built from hand-written events."""
 from __future__ import annotations
 
 import re
+import tomllib
+from pathlib import Path
 
 import pytest
-from render_fixtures import DATA, golden_reports, load_round, report
+from render_fixtures import DATA, classic, golden_reports, load_round, report
 
 from bot.render import redact, round_report
 from bot.render.names import spell_spellings
 from bot.render.phrases import percent
+from engine.cases import parse_case, play
 from engine.events import Event, Kind
 from engine.ruleset import Ruleset
 from engine.state import MatchState
@@ -486,3 +489,30 @@ def test_reasons_are_told_in_words(opening: MatchState, ruleset: Ruleset) -> Non
     assert "Смирнов не может поймать красный мяч: не дотянуться." in text
     story = text[: text.index("Итог раунда")]  # the table under it names everybody
     assert "Кузнецов" not in story  # a catch with no ball named and none in reach is not news
+
+
+@pytest.mark.parametrize(
+    ("case", "ru", "en"),
+    [
+        (
+            "two-stealers-one-ball-a-draw-between-them",
+            "но партнёр успел раньше (L1): жребий — 50%, красный мяч достаётся ему.",
+            "but a team-mate was first (L1): the draw — 50%, the red ball goes to him.",
+        ),
+        (
+            "two-stealers-one-ball-the-draw-may-keep-it-with-the-first",
+            "жребий — 50%, мяч остаётся у партнёра.",
+            "the draw — 50%, the team-mate keeps the ball.",
+        ),
+    ],
+)
+def test_a_contested_steal_is_told_with_its_draw(case: str, ru: str, en: str) -> None:
+    path = Path(__file__).parents[2] / "cases" / "classic" / "s04" / f"{case}.toml"
+    parsed = parse_case(tomllib.loads(path.read_text(encoding="utf-8")), name=case)
+    played = play(parsed, "1")
+    before = parsed.position
+    for lang, words in (("ru", ru), ("en", en)):
+        text = round_report(
+            played.events, before=before, after=played.state, ruleset=classic(), lang=lang
+        )
+        assert words in text, text

@@ -88,7 +88,9 @@ async def test_verify_names_the_rules_in_its_answer(table: Table) -> None:
     await table.service.resolve_due()
     reply = await table.say(GM, "/verify 1")
     assert reply.status == "ok", reply.text
-    assert f"по правилам classic@{NEW.version}" in reply.text
+    # In words, as the report names them: no «classic@3» for a Russian reader.
+    assert f"правила: классические правила (classic, версия {NEW.version});" in reply.text
+    assert "@" not in reply.text
 
 
 async def test_the_round_report_names_the_ruleset_version(table: Table) -> None:

@@ -152,3 +152,39 @@ async def test_a_too_long_message_in_a_team_group_is_answered_as_in_private(
         assert "Сообщение слишком длинное (105000 байт" in answer.text
         assert "Разбейте его на несколько сообщений" in answer.text
     assert in_group.chat_id == match.left.id and in_private.chat_id == match.alice.id
+
+
+async def test_a_game_master_and_a_stranger_are_answered_in_their_apps_language(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    # A configured game master's first message made him Russian, whatever his app said.
+    async with judge(tg, tmp_path) as j:
+        j.gm = tg.user(j.gm.id, "Referee", "referee", language_code="en-GB")
+        created = await j.gm_says("/newgame Final players=2 lang=en")
+        stranger = tg.user(1007, "Eve", "eve", language_code="en")
+        refused = await j.say(stranger, "/start NOSUCHCODE")
+        silent = tg.user(1008, "Ann", "ann", language_code=None)
+        refused_silent = await j.say(silent, "/start NOSUCHCODE")
+    assert created.startswith("Game DB-1 created"), created
+    assert not re.search("[а-яА-ЯёЁ]", refused.text), refused.text
+    assert re.search("[а-яА-ЯёЁ]", refused_silent.text)  # an app that names none: the judge's
+
+
+async def test_rules_tell_the_games_own_number_of_players(tg: FakeTelegram, tmp_path: Path) -> None:
+    # /rules said «в команде 7 игроков» (the ruleset's) in a game set up with players=2.
+    async with judge(tg, tmp_path) as j:
+        match = await j.setup_match()  # /newgame Финал players=2
+        rules = await j.say(match.alice, "/rules")
+        await j.say(match.bob, "/lang en")
+        rules_en = await j.say(match.bob, "/rules")
+    assert "в команде 2 игрока." in rules.text, rules.text
+    assert "a team 2 players." in rules_en.text, rules_en.text
+
+
+async def test_status_of_an_ended_game_gives_its_result(tg: FakeTelegram, tmp_path: Path) -> None:
+    # It said «Раунд 2: приказы больше не принимаются» of the round /endgame cancelled.
+    async with judge(tg, tmp_path) as j:
+        match = await j.setup_match()
+        await j.gm_says("/endgame дождь")
+        status = await j.say(match.alice, "/status")
+    assert status.text == "Игра DB-1 (Драконы — Фениксы) окончена. Итоговый счёт 0:0.", status.text
