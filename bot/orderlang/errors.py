@@ -42,6 +42,10 @@ class OrderError:
     message: str
     code: str
     suggestions: tuple[str, ...] = ()
+    # The tick header the line was written under, as a line's own tick mark
+    # («такт 2»): shown after the line, so the line copied back, put right,
+    # keeps its tick (alone it would be for the next tick).
+    context: str = ""
 
     def render(self) -> str:
         """The line, a caret line under the offending part, and the message."""
@@ -51,7 +55,8 @@ class OrderError:
         head = f"{self.line}: " if self.line else ""
         pad = " " * (len(head) + _width(shown[: self.start]))
         marks = "^" * max(1, _width(shown[self.start : self.end]))
-        return f"{head}{shown}\n{pad}{marks}\n{self.message}"
+        tail = f"   ({self.context})" if self.context else ""
+        return f"{head}{shown}{tail}\n{pad}{marks}\n{self.message}"
 
 
 def _width(text: str) -> int:

@@ -163,6 +163,7 @@ def _parse(
         base = apply_clears(on_file or RoundOrders(), clears)
         orders, illegal = _legality(state, ruleset, side, base, orders, resolver, lang)
         errors = sorted(errors + illegal, key=lambda e: e.line)
+    errors = [_with_tick_context(e, resolver.header_at.get(e.line), lang) for e in errors]
     line_of = (
         dict(resolver.line_of)
         if orders is read  # nothing refused: every order read is kept
@@ -170,6 +171,24 @@ def _parse(
     )
     clear_lines = tuple(sorted(resolver.clear_lines))
     return ParseResult(orders, clears, tuple(errors), resolver.round, line_of, clear_lines)
+
+
+def _with_tick_context(error: OrderError, header: tuple[int, ...] | None, lang: str) -> OrderError:
+    """The error of a line written under a tick header, with that header as
+    the line's own tick mark («такт 2»): copied back alone and put right, the
+    line keeps its tick.  Not for a line that names its own ticks (the marks
+    would add up) nor for a header that is no plain tick or run of ticks."""
+    if not header or not error.text or any(w.type == "TICK" for w in tokenize(error.text)):
+        return error
+    first, last = header[0], header[-1]
+    if header != tuple(range(first, last + 1)):
+        return error
+    context = (
+        t("order.tick_context", lang, tick=first)
+        if first == last
+        else t("order.ticks_context", lang, first=first, last=last)
+    )
+    return replace(error, context=context)
 
 
 def _contains(orders: RoundOrders, order: Order) -> bool:

@@ -131,6 +131,8 @@ class Resolver(PlayerReader):
         self.team: Side | None = side
         self.team_bad = False
         self.header: tuple[int, ...] | None = None
+        # line number -> the tick header in force when it was read
+        self.header_at: dict[int, tuple[int, ...]] = {}
         self.header_bad = 0  # line number of a bad tick header in force
         self.round: int | None = None
         self.players: dict[tuple[Side, int, int], PlayerOrder] = {}
@@ -192,6 +194,8 @@ class Resolver(PlayerReader):
     def feed(self, line: Line) -> None:
         self._line = line
         self._texts[line.number] = line.text
+        if self.header is not None:
+            self.header_at[line.number] = self.header
         node = line.node
         if line.desc_only:
             self._continue_description(line.description)

@@ -41,7 +41,8 @@ def test_errors_are_all_printed_with_what_is_taken_and_exit_1(files: Path) -> No
         stdin=message,
     )  # fmt: skip
     assert code == 1
-    assert out.startswith("Errors (2):\n\n3: Petrof: 91 h2\n   ^^^^^^\n")
+    # written under «Tick 1»: the line says it, so copied back alone it keeps its tick
+    assert out.startswith("Errors (2):\n\n3: Petrof: 91 h2   (tick 1)\n   ^^^^^^\n")
     assert "4: Popov: 86 h2, catch abracadabra" in out
     assert out.rstrip().endswith("Taken:\nRound 2\nTeam Саламандры\nTick 1\nИванов: 89 h2")
 
