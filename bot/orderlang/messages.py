@@ -35,6 +35,7 @@ MESSAGES: Final[dict[str, str]] = {
     "pass_no_target": N_("order.pass_no_target"),
     "subst_form": N_("order.subst_form"),
     "subst_no_reserves": N_("order.subst_no_reserves"),
+    "all_alone": N_("order.all_alone"),
     "pass_ball_which": N_("order.pass_ball_which"),
     "pass_ball_none": N_("order.pass_ball_none"),
     "one_action": N_("order.one_action"),

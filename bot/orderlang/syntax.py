@@ -311,6 +311,11 @@ def _cut(text: str, comment: re.Pattern[str] = _COMMENT) -> tuple[str, str | Non
     return text, desc
 
 
+def order_part_end(text: str) -> int:
+    """Where a line's order part ends: before its description or comment."""
+    return len(_cut(text)[0].rstrip())
+
+
 def parse_line(number: int, text: str) -> Line:
     """Read one line (``number`` is 1-based, ``text`` already cleaned)."""
     read = _read(text) if len(text) <= _CACHED_LINE else _read.__wrapped__(text)
@@ -391,6 +396,16 @@ def _read_order(order_text: str, text: str) -> tuple[Node | None, SyntaxIssue | 
             w = tokens[cell]
             end = tokens[cell + 1].end if kinds[cell + 1 : cell + 2] == ("HEIGHT",) else w.end
             return None, SyntaxIssue("dragon_word", w.start, end, (("got", text[w.start : end]),))
+    # "Иванов: 37 в2, всё": "всё" alone closes a sentence, or means every
+    # tick: a guess either way; the answer names the form for every tick
+    if (
+        node.index >= len(tokens)
+        and kinds[-1] == "ALL"
+        and len(tokens) > 1
+        and not isinstance(run(parser(), tokens[:-1], kinds[:-1]), Failure)
+    ):
+        w = tokens[-1]
+        return None, SyntaxIssue("all_alone", w.start, w.end, (("got", text[w.start : w.end]),))
     return None, _issue(node, tokens, text, order_text)
 
 
