@@ -46,6 +46,7 @@ class OrderError:
     # («такт 2»): shown after the line, so the line copied back, put right,
     # keeps its tick (alone it would be for the next tick).
     context: str = ""
+    context_at: int = -1  # where it goes in the line: before its comment; -1: the end
 
     def render(self) -> str:
         """The line, a caret line under the offending part, and the message."""
@@ -55,8 +56,13 @@ class OrderError:
         head = f"{self.line}: " if self.line else ""
         pad = " " * (len(head) + _width(shown[: self.start]))
         marks = "^" * max(1, _width(shown[self.start : self.end]))
-        tail = f"   ({self.context})" if self.context else ""
-        return f"{head}{shown}{tail}\n{pad}{marks}\n{self.message}"
+        if self.context:
+            at = len(shown) if self.context_at < 0 else min(self.context_at, len(shown))
+            tag = f"   ({self.context})"
+            if self.start >= at:
+                pad += " " * _width(tag)
+            shown = f"{shown[:at]}{tag}{' ' if at < len(shown) else ''}{shown[at:]}"
+        return f"{head}{shown}\n{pad}{marks}\n{self.message}"
 
 
 def _width(text: str) -> int:

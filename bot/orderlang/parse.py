@@ -40,7 +40,7 @@ from .resolve import Resolver
 from .result import Order, ParseResult, apply_clears
 from .spelling import NearMisses
 from .substitutes import effective
-from .syntax import parse_line, split_lines, split_orders
+from .syntax import order_part_end, parse_line, split_lines, split_orders
 from .tokens import Word, tokenize
 
 __all__ = ["MAX_MESSAGE_BYTES", "MAX_ORDER_LINES", "parse_message"]
@@ -178,7 +178,10 @@ def _with_tick_context(error: OrderError, header: tuple[int, ...] | None, lang: 
     the line's own tick mark («такт 2»): copied back alone and put right, the
     line keeps its tick.  Not for a line that names its own ticks (the marks
     would add up) nor for a header that is no plain tick or run of ticks."""
-    if not header or not error.text or any(w.type == "TICK" for w in tokenize(error.text)):
+    if not header or not error.text:
+        return error
+    kinds = {w.type for w in tokenize(error.text)}
+    if "TICK" in kinds or ("ALL" in kinds and error.code != "all_alone"):
         return error
     first, last = header[0], header[-1]
     if header != tuple(range(first, last + 1)):
@@ -188,7 +191,7 @@ def _with_tick_context(error: OrderError, header: tuple[int, ...] | None, lang: 
         if first == last
         else t("order.ticks_context", lang, first=first, last=last)
     )
-    return replace(error, context=context)
+    return replace(error, context=context, context_at=order_part_end(error.text))
 
 
 def _contains(orders: RoundOrders, order: Order) -> bool:

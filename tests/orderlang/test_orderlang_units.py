@@ -280,3 +280,27 @@ def test_unicode_hyphen_in_spells() -> None:
         Pass("red", 91, 2, "gullis-dullis"),
         Catch(None, "tsap-tsaraps"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("message", "shown"),
+    [
+        # written under «Такт 2»: the error line carries it, before its comment
+        ("Такт 2\nСидорв: 89 в2 // к кольцу", "2: Сидорв: 89 в2   (такт 2)  // к кольцу"),
+        ("Такт 2\nСидорв: 89 в2 -- заметка", "2: Сидорв: 89 в2   (такт 2)  -- заметка"),
+        ("Такт 1-2\nСидорв: 89 в2", "2: Сидорв: 89 в2   (такты 1-2)"),
+        # a line that names its own ticks, or every tick, is shown as written
+        ("Такт 2\nт3 Сидорв: 89 в2", "2: т3 Сидорв: 89 в2"),
+        ("Такт 2\nвсе Сидорв: 89 в2", "2: все Сидорв: 89 в2"),
+        # no heading: nothing to add
+        ("Сидорв: 89 в2", "1: Сидорв: 89 в2"),
+    ],
+)
+def test_an_error_line_shows_the_tick_heading_it_was_written_under(
+    message: str, shown: str
+) -> None:
+    result = parse_message(message, state=midgame(), ruleset=RULESET, side="left", lang="ru")
+    lines = format_errors(result.errors, "ru").splitlines()
+    assert shown in lines, lines
+    caret = lines[lines.index(shown) + 1]
+    assert caret.index("^") == shown.index("Сидорв")  # the caret still under the word
