@@ -175,6 +175,15 @@ def _missing_heads() -> frozenset[str]:
     return frozenset(_norm(word("missing", lang)) for lang in LANGS)
 
 
+@cache
+def _removed_heads() -> frozenset[str]:
+    """The headings of what an answer took off the sheet (a clear, an edit):
+    the order lines under them are what is no longer on file, not orders."""
+    return frozenset(
+        _norm(template(k, lang)) for k in ("ack_cleared", "ack_withdrawn") for lang in LANGS
+    )
+
+
 @lru_cache(maxsize=64)
 def _missing_line(lang: str, prefixes: tuple[str, ...]) -> re.Pattern[str]:
     """A line of who lacks orders (MISSING_LINE): the names are checked apart."""
@@ -200,6 +209,9 @@ class JudgeLines:
         self._state = state
         self._sides: tuple[Side, ...] = SIDES if side is None else (side,)
         self._under_missing = False  # the line before was «Ещё нет приказа:» or under it
+        # under «Отменены (сняты с листа):» or «Сообщение изменено — сняты…»:
+        # those orders are off the sheet; pasted back they must not be filed again
+        self._under_removed = False
         self._labels: frozenset[str] | None = None
 
     def ignores(self, text: str) -> bool:
@@ -208,12 +220,19 @@ class JudgeLines:
         line = " ".join(text.split())
         if self._under_missing and self._lacks_orders(line):
             return True
+        if line in _removed_heads():
+            self._under_removed, self._under_missing = True, False
+            return True
+        if self._under_removed and not is_judge_line(text):
+            return True  # one of the orders taken off (the list ends at a blank line)
+        self._under_removed = False
         self._under_missing = line in _missing_heads()
         return self._under_missing or is_judge_line(text)
 
     def gap(self) -> None:
-        """A blank line: a list of who lacks orders ends there."""
+        """A blank line: a list of who lacks orders, or of orders taken off, ends there."""
         self._under_missing = False
+        self._under_removed = False
 
     def _lacks_orders(self, line: str) -> bool:
         """A line of who lacks orders ("такт 2: Петров, дракон (будет стоять)"),

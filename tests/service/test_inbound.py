@@ -314,3 +314,28 @@ async def test_an_answer_pasted_back_with_its_error_fixed_is_taken_whole(
     assert head.startswith(f"{'Раунд' if lang == 'ru' else 'Round'} 1: {taken}"), head
     assert "Ошибки" not in again.text and "Errors" not in again.text
     assert f"✎ {kuznetsov.name}: {kuznetsov.cell}" in textblocks.plain(again.text)
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+async def test_an_answer_pasted_back_does_not_file_again_what_it_took_off(
+    table: Table, lang: str
+) -> None:
+    """The orders an answer lists as taken off (by a clear, by an edit) are not
+    on file: pasted back with the rest, they stay off."""
+    if lang == "en":
+        assert (await table.say(201, "/lang en")).status == "ok"
+    state = table.state()
+    ivanov, kuznetsov = state.player("left", 1), state.player("left", 5)
+    assert (await table.say(201, orders_text(state, "left", [1], ticks=(1,)))).status == "ok"
+    cancel = "отмена" if lang == "ru" else "cancel"
+    wrong = f"{kuznetsov.name[:-2]}{kuznetsov.name[-1]}: {kuznetsov.cell} h{kuznetsov.height}"
+    first = await table.say(201, f"{ivanov.name}: {cancel}\n{wrong}")
+    pasted = textblocks.plain(first.text)
+    heading = "Отменены (сняты с листа):" if lang == "ru" else "Cleared (taken off the sheet):"
+    assert heading in pasted and f"{ivanov.name}: {ivanov.cell}" in pasted, pasted
+    right = f"{kuznetsov.name}: {kuznetsov.cell} h{kuznetsov.height}"
+    again = await table.say(201, pasted.replace(f"2: {wrong}", f"2: {right}"))
+    assert again.status == "ok", again.text
+    sheet = textblocks.plain(again.text)
+    assert f"{kuznetsov.name}: {kuznetsov.cell}" in sheet
+    assert f"{ivanov.name}: {ivanov.cell}" not in sheet, sheet  # still cancelled
