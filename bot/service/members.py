@@ -169,7 +169,14 @@ def status_text(tx: Tx, game: Game, view: View, lang: str) -> str:
     lines = []
     key = N_("status_closed")
     state = rounds.load_state(tx, rnd)
-    params["score"] = f"{state.teams[0].score}:{state.teams[1].score}"
+    # A resolved round's score is the one after its last tick played (the match
+    # may have ended on it); the position before it still lacks its goals.
+    after = (
+        rounds.load_state(tx, rnd, repo.last_snapshot_tick(tx.s, rnd.id))
+        if rnd.status == "resolved" and rnd.id is not None
+        else state
+    )
+    params["score"] = f"{after.teams[0].score}:{after.teams[1].score}"
     params["round"] = rnd.number
     if game.status == "ended":  # its last round closed or cancelled: only the result is news
         key = N_("status_over")

@@ -3,14 +3,17 @@ time zone, and who has not ordered yet — names only, of one's own team."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 
 from PIL import Image
-from support.service_table import GM, Table, make_table, orders_text, set_up_game
+from sqlmodel import select
+from support.service_table import FIRST_DEADLINE, GM, Table, make_table, orders_text, set_up_game
 
 from bot.service import DeliveryResult, OutboxItem, OutboxWorker, RenderReporter
+from engine.state import MatchState, PlayerRef
 from storage.db import Database
-from storage.models import OutboxRow
+from storage.models import Game, OutboxRow, Snapshot
 
 
 class Inbox:
@@ -108,3 +111,41 @@ async def test_a_member_of_another_game_gets_the_public_part_only(sqlite_db: Dat
     reply = await table.say(555, f"/status DB-{first}")
     assert reply.status == "ok" and f"DB-{first}" in reply.text
     assert "Без приказов" not in reply.text
+
+
+async def test_status_after_the_engine_ends_the_match_gives_the_score_it_ended_with(
+    table: Table,
+) -> None:
+    """Two big balls swallowed on the first tick decide the match (§1): /status
+    says the score after that tick, not the one before the round."""
+
+    def plant(state: MatchState) -> MatchState:
+        head = state.dragon("right")
+        carrier = dataclasses.replace(
+            state.player("left", 1), cell=head.head, height=head.height, balls=("yellow", "red")
+        )
+        balls = tuple(
+            dataclasses.replace(
+                b, status="held", holder=PlayerRef("left", 1), cell=head.head, height=head.height
+            )
+            if b.name in ("yellow", "red")
+            else b
+            for b in state.balls
+        )
+        players = tuple(carrier if (q.side, q.number) == ("left", 1) else q for q in state.players)
+        return dataclasses.replace(state, players=players, balls=balls)
+
+    with table.db.transaction() as s:
+        game = s.get(Game, table.game_id)
+        assert game is not None and game.current_round_id is not None
+        snap = s.exec(
+            select(Snapshot).where(Snapshot.round_id == game.current_round_id, Snapshot.tick == 0)
+        ).one()
+        snap.state = plant(MatchState.from_json(snap.state)).to_json()
+        s.add(snap)
+    # Nobody orders: the right dragon stays (its mouth open, §9.1) and swallows
+    # the carrier on its head, at its height, with both balls.
+    assert [r.round_number for r in await table.service.resolve_due(FIRST_DEADLINE)] == [1]
+    assert table.game().status == "ended"
+    final = await table.say(201, "/status")
+    assert "окончена" in final.text and "15:0" in final.text, final.text
