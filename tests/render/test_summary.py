@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import replace
+from pathlib import Path
 
 from render_fixtures import load_match
 
 from bot.render import match_summary
 from bot.render.summary import count_players
+from engine.cases import parse_case, play
 from engine.events import Event, Kind
 from engine.ruleset import Ruleset
 from engine.state import MatchState
@@ -105,3 +108,12 @@ def test_recorded_match_counts_agree_with_its_events(ruleset: Ruleset) -> None:
     assert credited <= final.teams[0].score + final.teams[1].score
     text = match_summary(events, final, ruleset)
     assert f"«{final.teams[0].name}» {final.teams[0].score} : {final.teams[1].score}" in text
+
+
+def test_a_contested_steal_counts_for_the_one_the_draw_gives_the_ball() -> None:
+    name = "two-stealers-one-ball-a-draw-between-them"
+    path = Path(__file__).parents[2] / "cases" / "classic" / "s04" / f"{name}.toml"
+    events = play(parse_case(tomllib.loads(path.read_text(encoding="utf-8")), name=name), "1")
+    lines, _ = count_players(events.events)
+    assert lines[("left", 2)].steals == 1  # the draw gave him the red ball
+    assert lines[("left", 1)].steals == 0  # he held it only until the draw
