@@ -48,7 +48,7 @@ from bot.service.positions import PositionCache
 from engine.geometry import SIDES, neighbours
 from engine.state import MatchState, PlayerRef
 from storage.db import Database
-from storage.models import Game, Member, OutboxRow, Snapshot, Team, metadata
+from storage.models import Game, Member, OutboxRow, Team, metadata
 
 LEFT_GROUP, RIGHT_GROUP, CHANNEL = "-100500", "-100600", "-100800"
 OUTSIDER = 401
@@ -232,18 +232,6 @@ def _order_text(state: MatchState, side: str, moves: dict[int, str], dragon: str
     return "\n".join(lines)
 
 
-def _plant(table: Table, edit) -> None:  # type: ignore[no-untyped-def]
-    """Change the open round's starting position (what the moment is about)."""
-    with table.db.transaction() as s:
-        game = s.get(Game, table.game_id)
-        assert game is not None and game.current_round_id is not None
-        snap = s.exec(
-            select(Snapshot).where(Snapshot.round_id == game.current_round_id, Snapshot.tick == 0)
-        ).one()
-        snap.state = edit(MatchState.from_json(snap.state)).to_json()
-        s.add(snap)
-
-
 def _held(state: MatchState, side: str, number: int, ball: str) -> MatchState:
     p = state.player(side, number)  # type: ignore[arg-type]
     balls = tuple(
@@ -358,7 +346,7 @@ async def _moment(base: Path, folder: Path, name: str) -> Moment:
             state = _in_flight(state, "right", 3, "blue", _step(state, "right", 3))
         return _vanished(state) if vanished else state
 
-    _plant(table, edit)
+    table.plant(edit)
     table = make_table(db, seed_source=_seed)  # a service that has read nothing yet
     table.game_id = game.id or 0
     table._ids = itertools.count(1_000)  # past the base's messages

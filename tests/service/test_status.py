@@ -7,13 +7,12 @@ import dataclasses
 import io
 
 from PIL import Image
-from sqlmodel import select
 from support.service_table import FIRST_DEADLINE, GM, Table, make_table, orders_text, set_up_game
 
 from bot.service import DeliveryResult, OutboxItem, OutboxWorker, RenderReporter
 from engine.state import MatchState, PlayerRef
 from storage.db import Database
-from storage.models import Game, OutboxRow, Snapshot
+from storage.models import OutboxRow
 
 
 class Inbox:
@@ -135,14 +134,7 @@ async def test_status_after_the_engine_ends_the_match_gives_the_score_it_ended_w
         players = tuple(carrier if (q.side, q.number) == ("left", 1) else q for q in state.players)
         return dataclasses.replace(state, players=players, balls=balls)
 
-    with table.db.transaction() as s:
-        game = s.get(Game, table.game_id)
-        assert game is not None and game.current_round_id is not None
-        snap = s.exec(
-            select(Snapshot).where(Snapshot.round_id == game.current_round_id, Snapshot.tick == 0)
-        ).one()
-        snap.state = plant(MatchState.from_json(snap.state)).to_json()
-        s.add(snap)
+    table.plant(plant)
     # Nobody orders: the right dragon stays (its mouth open, §9.1) and swallows
     # the carrier on its head, at its height, with both balls.
     assert [r.round_number for r in await table.service.resolve_due(FIRST_DEADLINE)] == [1]

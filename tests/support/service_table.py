@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -12,7 +13,7 @@ from bot.service import FakeClock, GameService, Inbound, RenderReporter, Reply, 
 from engine.state import MatchState
 from storage import repo
 from storage.db import Database
-from storage.models import Game, OutboxRow, Round
+from storage.models import Game, OutboxRow, Round, Snapshot
 
 GM = 100  # telegram user id of the configured game master
 # Monday 2 March 2026, 12:00 UTC = 15:00 in Moscow; the default deadline is 21:00 Moscow = 18:00 UTC.
@@ -112,6 +113,19 @@ class Table:
             data = repo.snapshot(s, game.current_round_id, 0)
             assert data is not None
             return MatchState.from_json(data)
+
+    def plant(self, edit: Callable[[MatchState], MatchState]) -> None:
+        """Change the open round's starting position (what a test is about)."""
+        with self.db.transaction() as s:
+            game = s.get(Game, self.game_id)
+            assert game is not None and game.current_round_id is not None
+            snap = s.exec(
+                select(Snapshot).where(
+                    Snapshot.round_id == game.current_round_id, Snapshot.tick == 0
+                )
+            ).one()
+            snap.state = edit(MatchState.from_json(snap.state)).to_json()
+            s.add(snap)
 
 
 def orders_text(
