@@ -15,7 +15,7 @@ from datetime import timedelta
 from functools import partial
 
 from bot.orderlang import help_text
-from engine.ruleset import Ruleset, load_ruleset_label
+from engine.ruleset import Ruleset, RulesetError, load_ruleset_label
 from storage import repo
 from storage.models import Game
 
@@ -252,8 +252,12 @@ def _verify(r: Request) -> Outcome:
         r.t("receipt_team", team=names.get(side, side), digest=digest)
         for side, digest in sorted(v.order_digests.items())
     )
-    # The rules in words («классические правила (classic, версия 3)»), not the label.
-    ruleset = partial(edition, load_ruleset_label(v.ruleset))
+    # The rules in words («классические правила (classic, версия 3)»), not the label
+    # (the label itself when no such ruleset is known here any more).
+    try:
+        ruleset: object = partial(edition, load_ruleset_label(v.ruleset))
+    except RulesetError:
+        ruleset = v.ruleset
     if not v.ok:
         yes_no = {True: r.t("yes"), False: r.t("no")}
         return Outcome(
