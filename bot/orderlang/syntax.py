@@ -373,13 +373,15 @@ def _read_order(order_text: str, text: str) -> tuple[Node | None, SyntaxIssue | 
             number = int(named.group("a") or named.group("b"))
             return replace(read[0], subject=replace(ref, number=number, end=end)), None
     prefix = _PREFIX.match(order_text)
-    if prefix is not None and node.index <= 1 and len(tokens) > 1:
+    if prefix is not None and len(tokens) > 1:
         # "1. Попов: 87 в2": the number (or bullet) cannot be the line's own,
         # as the line fails right after it; the rest says all (the rest's
-        # error, if any, is the true one)
+        # error, if any, is the true one).  Failing later, the line is the
+        # rest when the rest reads whole: "6: т2 Васильев: 120 в1", a line of
+        # the judge's error block (its number, then the line as written).
         rest = " " * prefix.end() + order_text[prefix.end() :]
         read = _read_order(rest, text)
-        if read != (None, None):
+        if read != (None, None) and (node.index <= 1 or read[0] is not None):
             return read
     head = kinds.index("DRAGON") if "DRAGON" in kinds else -1
     if head >= 0 and set(kinds[:head]) <= _TICK_MARKS:
