@@ -426,7 +426,14 @@ class Resolver(PlayerReader):
         """An error if the words of ``ref`` name two players or more, each
         alone ("Иванов, Петров: 89 в2"): one line is one player's order."""
         roster = self._roster(sides)
-        named = [m.player for w in ref.words if (m := roster.find((w,), suggest=False)).player]
+        # a word names a player by his whole name (in any case form), not by
+        # its start: «Иван Петров» is a first name and a surname, not Иванов too
+        named = [
+            p
+            for w in ref.words
+            if (p := roster.find((w,), suggest=False).player) is not None
+            and len(norm_word(w)) >= len(norm_word(p.name or "")) - 1
+        ]
         players = list(dict.fromkeys((p.side, p.number) for p in named))
         if len(players) > 1:
             found = [p for p in pool if (p.side, p.number) in players]
