@@ -59,6 +59,7 @@ async def test_a_forged_from_line_takes_the_code_mailed_to_the_address(table: Ta
     mail = _confirmation_mail(table)
     assert (mail.channel, mail.destination) == ("email", ADDRESS)
     assert "ничего не доказывает" in mail.text
+    assert mail.subject is not None and mail.subject.count("DB-") == 1, mail.subject  # the tag
     confirmation = re.search(rf"/start {code} (\w+)", mail.text)
     assert confirmation is not None
     guessed = await table.mail(ADDRESS, f"/start {code} WRONGCODE", authenticated=False)
