@@ -88,7 +88,7 @@ class StealRules:
     # Team-mates who all succeed against one holder, more of them than he has
     # balls: "draw" (version 3) a fair draw among them; "shirt_order"
     # (version 2, the key absent) the first in shirt order.
-    contested: str = "shirt_order"
+    contested: str
 
 
 @dataclass(frozen=True, slots=True)

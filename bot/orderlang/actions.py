@@ -23,7 +23,7 @@ from .names import Roster
 from .nodes import CatchAct, Flight, PassAct, Receiver, Ref, StealAct
 from .tokens import Word
 
-__all__ = ["ActionReader", "Skip", "Span", "is_spell", "spell_table"]
+__all__ = ["ActionReader", "Skip", "Span", "is_spell", "spell_table", "to_mate_word"]
 
 Span = tuple[int, int]
 # spell key → ("spell" or "counter", its name in the ruleset, its pair's Russian name)
@@ -32,6 +32,11 @@ SpellTable = dict[str, tuple[str, str, str]]
 
 def _pass_word(lang: str) -> str:
     return "pass" if lang_of(lang) == 1 else "пас"  # the canonical words (printer.py)
+
+
+def to_mate_word(lang: str) -> str:
+    """How a pass names its receiver: «игроку», "to player" (before his name)."""
+    return "to player" if lang_of(lang) == 1 else "игроку"
 
 
 class Skip(Exception):
@@ -240,7 +245,7 @@ class ActionReader:
             return
         balls = [b for w in act.words if w.kind == "WORD" and (b := ball_of(w.value))]
         head = _pass_word(self.lang) + (f" {label(balls[0], self.lang)}" if balls else "")
-        to_mate = "to player" if lang_of(self.lang) == 1 else "игроку"
+        to_mate = to_mate_word(self.lang)
         target = self._got((act.target.start, act.target.end))
         raise self.error(
             "syntax",

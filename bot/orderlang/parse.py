@@ -21,7 +21,7 @@ from engine.problems import Problem
 from engine.ruleset import Ruleset
 from engine.state import MatchState, PlayerState, other_side
 
-from .actions import is_spell
+from .actions import is_spell, to_mate_word
 from .echo import JudgeLines
 from .errors import OrderError, OrderLanguageError
 from .lexicon import KEYWORD_TYPES, ball_of
@@ -267,7 +267,7 @@ def _pass_without_target(
     ball = f" {label(balls[0], lang)}" if balls else ""
     mate = text[names[-1].start : names[-1].end] if names else "2"
     tail = f" {spell}" if spell else ""
-    to_mate = f"{head}{ball} {'to player' if en else 'игроку'} {mate}{tail}"
+    to_mate = f"{head}{ball} {to_mate_word(lang)} {mate}{tail}"
     cell, height = _a_cell_in_range(words[:at], ruleset)
     to_cell = f"{head}{ball} {'to' if en else '->'} {cell} {'h' if en else 'в'}{height}{tail}"
     end = words[-1].end

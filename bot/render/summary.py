@@ -74,17 +74,15 @@ def count_players(
             last_touch[str(d.get("ball"))] = key
         elif kind == "steal_pick" and e.ok is not False and d.get("ball"):
             # a contested steal's draw gave the ball to this one (version 3):
-            # the steal is his, not the team-mate's who held it a moment
+            # the steal is his, not the team-mate's who held it a moment (named
+            # "from" by the pick between two holders, else the one rival)
             key = who(e)
-            side = str(d.get("side"))
-            rivals = as_list(d.get("rivals"))
-            loser = d.get("from") if e.ok is None else (rivals[0] if rivals else None)
-            if e.ok is None or len(rivals) == 1:
-                lines[key].steals += 1
-                was = (side, as_int(loser))
-                if was in lines and lines[was].steals > 0:
-                    lines[was].steals -= 1
-                last_touch[str(d.get("ball"))] = key
+            lines[key].steals += 1
+            loser = d.get("from") if e.ok is None else next(iter(as_list(d.get("rivals"))), None)
+            was = (str(d.get("side")), as_int(loser))
+            if was in lines and lines[was].steals > 0:
+                lines[was].steals -= 1
+            last_touch[str(d.get("ball"))] = key
         elif kind == "fall":
             lines[who(e)].falls += 1
         elif kind == "player_swallowed":
