@@ -197,10 +197,17 @@ def _status(r: Request) -> Outcome:
 def _help(r: Request) -> Outcome:
     parts = [help_text(r.lang), r.t("help_commands")]
     if r.actor.global_gm or r.actor.trusted or _masters_a_game(r):
-        # Made from the table of commands: it lists only what exists.
-        names = ", ".join(f"/{name}" for name in GM_COMMANDS)
-        parts.append(r.t("help_gm", commands=names))
+        # Made from the table of commands: it lists only what exists, each with
+        # the usage its menu shows (a master in chat has no guide at hand).
+        lines = "\n".join(_usage_line(name, r.t(f"menu.{name}")) for name in GM_COMMANDS)
+        parts.append(r.t("help_gm", commands=lines))
     return _raw("\n\n".join(parts), secrecy=PUBLIC)
+
+
+def _usage_line(name: str, menu: str) -> str:
+    """``/warn left|right [REASON] — warning``; a menu text with no arguments
+    (``start the match``) gets its dash."""
+    return f"/{name} {menu}" if " — " in menu else f"/{name} — {menu}"
 
 
 def _masters_a_game(r: Request) -> bool:

@@ -98,6 +98,18 @@ async def test_help_lists_only_commands_that_exist(table: Table) -> None:
     assert "/as" not in text.split()
 
 
+async def test_help_gives_a_master_each_command_with_its_usage(table: Table) -> None:
+    # A master in chat has no guide at hand: one line a command, its arguments and what it does.
+    lines = (await table.say(GM, "/help")).text.splitlines()
+    assert "/warn left|right [ПРИЧИНА] — предупреждение" in lines
+    assert "/startgame — начать матч" in lines
+    assert sum(line.startswith("/") for line in lines) == len(GM_COMMANDS)
+    await table.say(GM, "/lang en")
+    lines = (await table.say(GM, "/help")).text.splitlines()
+    assert "/substitute left|right OUT IN — substitution" in lines
+    assert "/resolve — resolve the round now" in lines
+
+
 async def test_after_a_rollback_at_once_the_results_come_again(table: Table) -> None:
     await table.say(201, orders_text(table.state(), "left"))
     await table.clock.set(FIRST_DEADLINE)
