@@ -142,6 +142,17 @@ class Shown:
 
     text: Callable[[View, str], str | None]
     pictures: Callable[[View, str], str | None] | None = None
+    # By mail, where it differs: the results mail's form (docs/email.md).
+    mail: Callable[[View, str], MailForm] | None = None
+
+
+@dataclass(frozen=True)
+class MailForm:
+    """An answer as a mail: its plain text, HTML (pictures inline) and pictures."""
+
+    text: str
+    html: str | None = None
+    pictures: str | None = None
 
 
 @dataclass(frozen=True)
@@ -168,6 +179,7 @@ class Delivery:
     text: str
     pictures: str | None = None
     answer: bool = True  # the answer in place (False: the private copy of it)
+    html: str | None = None  # by mail, the HTML part
     content: bool = True  # it carries the answer (False: a note on where it went)
 
 
@@ -293,8 +305,7 @@ def deliveries(tx: Tx, actor: Actor, reply: Audience, outcome: Outcome) -> list[
     secret = _secrecy(tx, actor, outcome)
     here = view(tx, reply, outcome.game_id)
     if here.covers(secret):
-        text = _text(outcome, secret, reply.lang) or ""
-        return [Delivery(reply, text, _pictures(outcome, secret, reply.lang))]
+        return [_whole(outcome, secret, reply)]
     narrow = here.meet(secret)
     private = private_audience(actor)
     if private is not None and (
@@ -310,13 +321,18 @@ def deliveries(tx: Tx, actor: Actor, reply: Audience, outcome: Outcome) -> list[
         return [Delivery(reply, t("audience_not_here", reply.lang), content=False)]
     return [
         Delivery(reply, t("audience_sent_private", reply.lang), content=False),
-        Delivery(
-            private,
-            _text(outcome, secret, private.lang) or "",
-            _pictures(outcome, secret, private.lang),
-            answer=False,
-        ),
+        _whole(outcome, secret, private, answer=False),
     ]
+
+
+def _whole(outcome: Outcome, seen: View, to: Audience, *, answer: bool = True) -> Delivery:
+    """The whole answer as ``to`` reads it: by mail in its mail form, if it has one."""
+    mail = outcome.shown.mail if outcome.shown is not None else None
+    if mail is not None and to.dest is not None and to.dest.channel == "email":
+        form = mail(seen, to.lang)
+        return Delivery(to, form.text, form.pictures, answer=answer, html=form.html)
+    text = _text(outcome, seen, to.lang) or ""
+    return Delivery(to, text, _pictures(outcome, seen, to.lang), answer=answer)
 
 
 # Commands whose input is itself a secret of the writer: taken only where he

@@ -21,11 +21,12 @@ from storage.models import Game
 
 from . import audience, gm, gm_setup, invitations, members, odds, ordering, rounds
 from .api import Inbound
-from .audience import PUBLIC, Audience, Shown, View
+from .audience import PUBLIC, Audience, MailForm, Shown, View
 from .context import Actor, ServiceError, Tx, game_code, parse_game_code
 from .deadlines import ScheduleError, parse_zone
 from .gm import Outcome
 from .i18n import N_, format_time, t
+from .reports import Report
 from .rulebook import RULES_PICTURES, edition, rules_params
 
 __all__ = [
@@ -305,17 +306,27 @@ def _report(r: Request) -> Outcome:
     round_id = rnd.id
     played = rnd
 
-    def text(seen: View, lang: str) -> str:
+    def report(seen: View, lang: str) -> Report:
         footer = rounds.results_footer(tx, game, played, lang)
-        report = tx.reporter.round_report(material, audience=seen.report, lang=lang, footer=footer)
-        head = t("report_again", lang, round=number)
-        return f"{head}\n\n{report.text}"
+        return tx.reporter.round_report(material, audience=seen.report, lang=lang, footer=footer)
+
+    def text(seen: View, lang: str) -> str:
+        return f"{t('report_again', lang, round=number)}\n\n{report(seen, lang).text}"
+
+    def mail(seen: View, lang: str) -> MailForm:
+        # As the results mail was: HTML with the pictures inline, the text diagram in the plain part.
+        head, again = t("report_again", lang, round=number), report(seen, lang)
+        return MailForm(
+            f"{head}\n\n{again.mail_text or again.text}",
+            rounds.html_first(again.html, head),
+            f"{round_id}/{seen.picture}/{lang}/mail",
+        )
 
     return Outcome(
         "raw",
         game_id=game_id,
         secrecy=audience.asker_view(tx, r.actor, game_id),
-        shown=Shown(text, lambda seen, lang: f"{round_id}/{seen.picture}/{lang}"),
+        shown=Shown(text, lambda seen, lang: f"{round_id}/{seen.picture}/{lang}", mail),
     )
 
 

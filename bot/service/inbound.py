@@ -277,7 +277,7 @@ def answer(tx: Tx, msg: Inbound, actor: Actor, outcome: Outcome) -> tuple[str, l
             notify.queue(
                 tx, dest, "ack", d.text, game=outcome.game_id, subject=subject,
                 reply_ref=msg.reply_ref if d.answer else None,
-                buttons=outcome.buttons if d.content else (), pictures=d.pictures,
+                buttons=outcome.buttons if d.content else (), pictures=d.pictures, html=d.html,
                 # Pictures are drawn when the worker claims the answer: not a courier's job.
                 claim=dest.channel in tx.express and d.pictures is None,
             )

@@ -9,6 +9,7 @@ timer) waits on the lock and then finds the round resolved.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -40,6 +41,7 @@ __all__ = [
     "collect_orders",
     "current_round",
     "deadline_after",
+    "html_first",
     "load_state",
     "material",
     "min_time",
@@ -289,7 +291,7 @@ def _queue_results(
             # A replay after a rollback: it says so, above all, and which attempt it is.
             mark = t("results_replay", dest.lang, round=rnd.number, attempt=rnd.attempt)
             text, subject = f"{mark}\n\n{text}", f"{subject} — {mark}"
-            html = _html_first(html, mark) if mail else html
+            html = html_first(html, mark) if mail else html
         # Mail: the HTML with the pictures inline and the plain text with the
         # text diagram, drawn as a set of their own (smaller; docs/email.md).
         pictures = f"{rnd.id}/{seen.picture}/{dest.lang}" + ("/mail" if mail else "")
@@ -335,13 +337,13 @@ def results_footer(tx: Tx, game: Game, rnd: Round, lang: str) -> str:
     )
 
 
-def _html_first(html: str | None, line: str) -> str | None:
+def html_first(html: str | None, line: str) -> str | None:
     """The mail's HTML with ``line`` as its first paragraph."""
     if html is None:
         return None
     para = f"<p><b>{escape(line)}</b></p>"
-    head, body, rest = html.partition("<body>")
-    return f"{head}{body}{para}{rest}" if body else para + html
+    body = re.search(r"<body\b[^>]*>", html)  # the tag has a style: not just "<body>"
+    return f"{html[: body.end()]}{para}{html[body.end() :]}" if body else para + html
 
 
 def _digests_text(tx: Tx, game: Game, rnd: Round, lang: str) -> str:

@@ -7,6 +7,8 @@ from datetime import timedelta
 
 from support.service_table import FIRST_DEADLINE, GM, Table, orders_text
 
+from bot.service.rounds import html_first
+
 
 async def _one_round(table: Table) -> None:
     await table.say(201, orders_text(table.state(), "left"))
@@ -35,13 +37,25 @@ async def test_report_n_sends_the_round_again_as_its_reader_may_see_it(table: Ta
 
 
 async def test_report_by_mail(table: Table) -> None:
-    await _one_round(table)
     code = (await table.say(GM, "/invite player right 3 ann@example.org")).data["code"]
     assert (await table.mail("ann@example.org", f"/start {code}")).status == "ok"
+    await _one_round(table)
     reply = await table.mail("ann@example.org", "/report 1", subject="[DB-1] отчёт")
     assert reply.status == "ok" and "повторно" in reply.text
     row = table.outbox(id=reply.outbox_ids[-1])[0]
-    assert row.channel == "email" and row.pictures is not None
+    # In the results mail's form (docs/email.md): HTML with the pictures inline, the
+    # plain text with the text diagram, the mail's own (smaller) set of pictures.
+    results = next(r for r in table.outbox(kind="results") if r.destination == "ann@example.org")
+    assert row.channel == "email" and row.pictures == results.pictures
+    assert row.pictures is not None and row.pictures.endswith("/public/ru/mail")
+    assert row.html is not None and results.html is not None
+    # One document, the line on top of its body (not before its <!DOCTYPE>).
+    assert row.html.startswith("<!DOCTYPE html>") and row.html.count("<body") == 1
+    body = row.html.split("<body", 1)[1].split(">", 1)[1]
+    assert body.startswith("<p><b>Отчёт о раунде 1 — повторно")
+    assert results.html.split("<body", 1)[1].split(">", 1)[1] in body
+    assert row.text.startswith("Отчёт о раунде 1 — повторно")
+    assert results.text in row.text
 
 
 async def test_a_member_reads_deadlines_in_his_own_zone(table: Table) -> None:
@@ -67,3 +81,15 @@ async def test_the_reminder_is_written_in_the_readers_own_zone(table: Table) -> 
     assert "23:00 (Asia/Yekaterinburg)" in texts["301"], texts["301"]
     assert "Europe/Moscow" not in texts["301"]
     assert "21:00 (Europe/Moscow)" in texts["201"]
+
+
+def test_a_line_put_first_in_a_mail_goes_inside_its_body() -> None:
+    # The replay mark after a rollback, the "again" line of /report N: the report's
+    # <body> tag has a style, and the line once landed before the <!DOCTYPE>.
+    doc = '<!DOCTYPE html>\n<html lang="ru"><body style="margin:0">\n<h2>Раунд 1</h2>\n</body></html>\n'
+    out = html_first(doc, "Переигровка раунда 1 <попытка 2>")
+    assert out == doc.replace(
+        '<body style="margin:0">',
+        '<body style="margin:0"><p><b>Переигровка раунда 1 &lt;попытка 2&gt;</b></p>',
+    )
+    assert html_first(None, "x") is None
