@@ -97,6 +97,32 @@ async def test_results_come_as_html_with_the_pictures_inline_and_a_text_diagram(
     assert getattr(animation, "n_frames", 1) == 4  # the start and three ticks
 
 
+async def test_report_n_by_mail_is_the_results_mail_again(judge: MailJudge) -> None:
+    first = await _results(judge)
+    judge.smtp.clear()
+    subject = f"[DB-{judge.table.game_id}] отчёт"
+    (reply,) = await judge.post(
+        raw_mail(f"пароль: {PHRASE}\n/report 1", subject=subject, sender=SENDER,
+                 message_id="<report@example.ru>")
+    )  # fmt: skip
+    assert reply.status == "ok", reply.text
+    (sent,) = await judge.flush()
+    again = parse(sent)
+    assert again["Subject"] == f"Re: {subject}"
+    assert again.get_content_type() == "multipart/alternative"
+    html = again.get_body(preferencelist=("html",))
+    plain = again.get_body(preferencelist=("plain",))
+    assert html is not None and plain is not None
+    page, text = str(html.get_content()), str(plain.get_content())
+    assert "Отчёт о раунде 1 — повторно" in page and "Отчёт о раунде 1 — повторно" in text
+    assert "Под номером клетки: А7/Б7" in text  # the text diagram, as in the results mail
+    assert re.findall(r'src="cid:([^"]+)"', page) == re.findall(
+        r'src="cid:([^"]+)"',
+        str(first.get_body(preferencelist=("html",)).get_content()),  # type: ignore[union-attr]
+    )
+    assert not [p for p in again.walk() if p.get_content_disposition() == "attachment"]
+
+
 async def test_answers_to_replies_carry_one_re(judge: MailJudge) -> None:
     game = f"DB-{judge.table.game_id}"
     subjects = (f"Re: [{game}] Re: приказы", f"[{game}] Re: Re: приказы", "Re: приказы")
