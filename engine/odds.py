@@ -49,6 +49,7 @@ __all__ = [
     "order_odds",
     "shot_chance",
     "steal_chance",
+    "steal_share",
 ]
 
 Place = tuple[int, int]  # (cell, height)
@@ -132,6 +133,23 @@ def catch_share(mine: float, others: Sequence[float]) -> float:
             nxt[k + 1] += q * p
         made = nxt
     return mine * sum(q / (k + 1) for k, q in enumerate(made))
+
+
+def steal_share(mine: float, others: Sequence[float], balls: int, draw: bool = True) -> float:
+    """§4 team-mates robbing one holder in the same tick, more of them than he
+    has ``balls``: those who made it draw for the balls (``steal.contested =
+    "draw"``), or the first in shirt order take them (``draw`` False: pass
+    only the team-mates before him).  The chance that *this* one ends with a ball."""
+    made = [1.0]  # how many of the others made it
+    for p in others:
+        nxt = [0.0] * (len(made) + 1)
+        for k, q in enumerate(made):
+            nxt[k] += q * (1 - p)
+            nxt[k + 1] += q * p
+        made = nxt
+    if not draw:
+        return mine * sum(made[:balls])  # fewer than ``balls`` came first
+    return mine * sum(q * min(1.0, balls / (k + 1)) for k, q in enumerate(made))
 
 
 def steal_chance(
@@ -444,12 +462,16 @@ def _action_odds(
         target = state.find_player(other_side(o.side), a.target)
         if target is None or target.cell is None or target.height is None:
             return []
-        r = steal_chance(rules, at, held, (target.cell, target.height), len(target.balls))
+        place = (target.cell, target.height)
+        r = steal_chance(rules, at, held, place, len(target.balls))
         params: dict[str, str | int] = {"target": a.target, "side": target.side}
         if r is None:
             return [Chance("steal", 0.0, True, params)]
+        rivals = _steal_rivals(state, rules, mine, paths, o, place, len(target.balls))
+        draw = rules.steal.contested == "draw"
+        share = steal_share(r[0], rivals, len(target.balls), draw)
         # He flies too (his orders are secret): the figure holds if he stays put.
-        return [Chance("steal", r[0], False, params)]
+        return [Chance("steal", share, False, params)]
     if isinstance(a, Pass):
         out = []
         landing = o.tick + 1 if rules.passes_next_tick else o.tick
@@ -465,6 +487,36 @@ def _action_odds(
                 )
         return out
     return []
+
+
+def _steal_rivals(
+    state: MatchState,
+    rules: Ruleset,
+    mine: RoundOrders,
+    paths: Mapping[int, Mapping[int, Place]],
+    o: PlayerOrder,
+    target: Place,
+    balls: int,
+) -> list[float]:
+    """The chances of the team-mates who rob the same holder on the same tick
+    and draw with him for his balls (§4; visible: our orders) — under the
+    version-2 rule only those before him in shirt order, who come first."""
+    out = []
+    for other in mine.players:
+        a = other.action
+        if other.tick != o.tick or other.number == o.number or not isinstance(a, Steal):
+            continue
+        if not isinstance(o.action, Steal) or a.target != o.action.target:
+            continue
+        if rules.steal.contested != "draw" and other.number > o.number:
+            continue
+        there = paths.get(other.number, {}).get(o.tick)
+        if there is None:
+            continue
+        r = steal_chance(rules, there, _held_at(state, mine, other), target, balls)
+        if r is not None:
+            out.append(r[0])
+    return out
 
 
 def _views_on(

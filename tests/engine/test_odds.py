@@ -4,11 +4,14 @@ built for it (§4 catch and steal tables, §6 dragons and fire, §7 shots)."""
 from __future__ import annotations
 
 import pytest
-from enginekit import CLASSIC, STILL, dragon, free_ball, player, position
+from enginekit import CLASSIC, STILL, dragon, free_ball, player, position, still_rules, with_stays
 
+from engine.dice import Dice
 from engine.geometry import Direction
-from engine.odds import Chance, ball_places, catch_share, order_odds
+from engine.odds import Chance, ball_places, catch_share, order_odds, steal_share
 from engine.orders import Catch, DragonOrder, Pass, PlayerOrder, RoundOrders, Steal
+from engine.resolve import resolve_tick
+from engine.ruleset import load_ruleset
 
 
 def _odds(state, orders, rules=STILL, side="left"):  # type: ignore[no-untyped-def]
@@ -97,6 +100,62 @@ def test_steal_table(
     chance = _only(line.chances, "steal")
     assert chance.probability == pytest.approx(expected)
     assert not chance.known  # the target's own flight is secret
+
+
+def test_team_mates_robbing_one_holder_draw_for_his_ball() -> None:
+    """§4 with ``steal.contested = "draw"``: each robs with his own table chance,
+    those who made it draw for the one ball."""
+    state = position(
+        [player("left", 1, 106, 3), player("left", 2, 107, 2), player("right", 4, 106, 2, ("red",))]
+    )
+    steals = [
+        PlayerOrder("left", 1, 1, 106, 3, Steal(4)),
+        PlayerOrder("left", 2, 1, 107, 2, Steal(4)),
+    ]
+    first, second = (_only(x.chances, "steal").probability for x in _odds(state, steals))
+    assert first == pytest.approx(0.30 * (0.85 + 0.15 / 2))
+    assert second == pytest.approx(0.15 * (0.70 + 0.30 / 2))
+    # Two balls: both may have one; under version 2 the first in shirt order comes first.
+    assert steal_share(0.4, [0.25], 2) == pytest.approx(0.4)
+    old = still_rules(load_ruleset("classic", 2))
+    assert [_only(x.chances, "steal").probability for x in _odds(state, steals, old)] == [
+        pytest.approx(0.30),
+        pytest.approx(0.15 * 0.70),
+    ]
+
+
+@pytest.mark.parametrize("version", [2, 3])
+def test_the_odds_of_a_contested_steal_are_the_engines(version: int) -> None:
+    """The figures /odds gives three robbers of one holder against the engine
+    itself, over 3,000 seeded ticks (4 standard errors apart at most); version 2
+    gives the ball to the first in shirt order, version 3 draws."""
+    rules = still_rules(load_ruleset("classic", version))
+    state = position(
+        [
+            player("left", 1, 106, 3),
+            player("left", 2, 107, 2),
+            player("left", 3, 106, 1),
+            player("right", 4, 106, 2, ("red",)),
+        ]
+    )
+    steals = [
+        PlayerOrder("left", 1, 1, 106, 3, Steal(4)),
+        PlayerOrder("left", 2, 1, 107, 2, Steal(4)),
+        PlayerOrder("left", 3, 1, 106, 1, Steal(4)),
+    ]
+    lines = _odds(state, steals, rules)
+    odds = {x.order.number: _only(x.chances, "steal").probability for x in lines}
+    runs = 3000
+    won = dict.fromkeys(odds, 0)
+    for seed in range(runs):
+        after = resolve_tick(
+            state, with_stays(state, RoundOrders(players=tuple(steals)), 1), rules, dice=Dice(seed)
+        ).state
+        for number in won:
+            won[number] += "red" in after.find_player("left", number).balls  # type: ignore[union-attr]
+    for number, p in odds.items():
+        assert p is not None
+        assert abs(won[number] / runs - p) <= 4 * (p * (1 - p) / runs) ** 0.5, (number, won, odds)
 
 
 @pytest.mark.parametrize(
