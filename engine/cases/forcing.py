@@ -149,19 +149,28 @@ class NamedDice:
         self.problems: list[str] = []
 
     def _rule(
-        self, moment: tuple[int, int, int], kind: Kind, data: dict[str, Any]
+        self, moment: tuple[int, int, int], kind: Kind, data: dict[str, Any], chance: bool
     ) -> DiceRule | None:
+        """The rule for a draw; a chance takes true/false, a pick a name, so a
+        rule of the other sort is passed over: a contest's chance and its pick,
+        about the same player, are forced apart (``"steal_pick L3" = true``,
+        ``"steal_pick L3 target=1" = "blue"``)."""
         context = {"round": moment[0], "tick": moment[1], "step": moment[2]}
+        other: DiceRule | None = None
         for rule in self.rules:
             if rule.selector.fits(kind, data, context):
-                rule.used += 1
-                return rule
-        return None
+                if isinstance(rule.outcome, bool) is chance:
+                    rule.used += 1
+                    return rule
+                other = other or rule
+        if other is not None:  # only of the other sort: the caller says so
+            other.used += 1
+        return other
 
     def chance(
         self, moment: tuple[int, int, int], kind: Kind, data: dict[str, Any], p: float
     ) -> bool | None:
-        rule = self._rule(moment, kind, data)
+        rule = self._rule(moment, kind, data, chance=True)
         if rule is None:
             return None
         if not isinstance(rule.outcome, bool):
@@ -175,7 +184,7 @@ class NamedDice:
     def pick(
         self, moment: tuple[int, int, int], kind: Kind, data: dict[str, Any], labels: Sequence[str]
     ) -> int | None:
-        rule = self._rule(moment, kind, data)
+        rule = self._rule(moment, kind, data, chance=False)
         if rule is None:
             return None
         wanted = str(rule.outcome).upper()
