@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.i18n import N_
+from bot.i18n import N_, tn
 from engine.events import Event, Kind
 
-from .names import direction_name, spell_name
+from .names import ball_colour, direction_name, spell_name
 from .phrases import ACTIONS as _ACTIONS
 from .story_base import StoryBase, other_side
 from .values import as_int, as_list, as_people
@@ -83,7 +83,26 @@ class ContactStory(StoryBase):
     def on_dragon_knock_roll(self, i: int, e: Event) -> None:
         part = self.where(e.data.get("part")) or e.data.get("part")
         yes, no = N_("report.knock_yes"), N_("report.knock_no")
-        self._dragon_roll(e, N_("report.knock"), yes, no, part=part)
+        if e.ok:
+            self._dragon_roll(e, N_("report.knock"), yes, no, part=part)
+            return
+        # «stays up — 50%» and his held_on with the actions it cost: one
+        # sentence (the held_on line said «удержался при столкновении» again).
+        actor = self.actor(e)
+        lost = ""
+        j = self.find(i + 1, lambda x: str(x.kind) == "held_on" and self._same(x, actor))
+        if j is not None:
+            self._used.add(j)
+            lost = self._held_actions(j, actor)
+        text = self.t(
+            N_("report.knock"),
+            name=self.name(*actor),
+            dragon=self.dragon(e.data.get("dragon")),
+            p=self.chance(e),
+            outcome=self.t(no) + lost,
+            part=part,
+        )
+        self.add(text, actor, action=bool(lost))
 
     def on_swallow_roll(self, i: int, e: Event) -> None:
         where = self.where(e.data.get("where")) or "—"
@@ -103,17 +122,19 @@ class ContactStory(StoryBase):
     def on_player_swallowed(self, i: int, e: Event) -> None:
         d = e.data
         actor = self.actor(e)
-        balls = [self.ball(b) for b in as_list(d.get("balls"))]
-        key = N_("report.player_swallowed_balls") if balls else N_("report.player_swallowed")
-        self.add(
-            self.t(
-                key,
-                name=self.name(*actor),
-                balls=", ".join(balls),
-                dragon=self.dragon(d.get("dragon")),
-            ),
-            actor,
+        # «вместе с мячами (чёрный, зелёный)», as the table says «в руках: …»
+        balls = [ball_colour(str(b), self.lang) for b in as_list(d.get("balls"))]
+        values = dict(
+            name=self.name(*actor),
+            balls=", ".join(balls),
+            dragon=self.dragon(d.get("dragon")),
+            team=self.team(d.get("dragon")),
         )
+        if balls:  # «с мячом» for one ball, «с мячами» for two
+            text = tn("report.player_swallowed_balls", len(balls), self.lang, **values)
+        else:
+            text = self.t(N_("report.player_swallowed"), **values)
+        self.add(text, actor)
 
     def on_fall(self, i: int, e: Event) -> None:
         d = e.data

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.i18n import N_
+from bot.i18n import N_, tn
 from engine.events import Event, Kind
 from engine.geometry import SIDES
 
@@ -472,8 +472,13 @@ class FlightStory(StoryBase):
             people = as_people(spat.get("players"))
             names = ", ".join(self.name(*p) for p in people)
             self.add(
-                self.t(
-                    "report.pepper_now", dragon=dragon, names=names, round=spat.get("return_round")
+                tn(  # «Он вернётся» for one player, «Они вернутся» for more
+                    "report.pepper_now",
+                    len(people),
+                    self.lang,
+                    dragon=dragon,
+                    names=names,
+                    round=spat.get("return_round"),
                 ),
                 *((str(s), as_int(n)) for s, n in people),
             )
