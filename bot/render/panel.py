@@ -137,9 +137,15 @@ def _paced_fire(state: MatchState) -> bool:
 
 
 def _fire_001(state: MatchState, d: DragonState, lang: str) -> str:
+    """«струя готова; вал — с раунда 5» (:func:`fire_001_words`)."""
+    jet, wall = fire_001_words(state, d, lang)
+    return t("panel.fire_001", lang, jet=jet, wall=wall)
+
+
+def fire_001_words(state: MatchState, d: DragonState, lang: str) -> tuple[str, str]:
     """When the dragon may next breathe a jet and a wall, as the engine
     decides it (engine/resolution/square/dragon_acts.py, the marks jet_ready, wall_round,
-    breath_round): «струя готова; вал — с раунда 5»."""
+    breath_round): «струя готова», «вал — с раунда 5»."""
     per_round = load_ruleset(state.ruleset).ticks_per_round
     upcoming = (state.round - 1) * per_round + state.tick + 1  # the next tick to play
     breath = d.mark("breath_round") or 0
@@ -155,7 +161,7 @@ def _fire_001(state: MatchState, d: DragonState, lang: str) -> str:
         wall_text = t("panel.wall_ready", lang)
     else:
         wall_text = t("panel.wall_at", lang, round=wall)
-    return t("panel.fire_001", lang, jet=jet_text, wall=wall_text)
+    return jet_text, wall_text
 
 
 def draw_panel(

@@ -7,6 +7,7 @@ from __future__ import annotations
 from bot.orderlang import apply_result, parse_message
 from bot.render.panel import panel_lines
 from bot.render.style import DRAGON_COLOURS
+from bot.render.table import position_table
 from engine import load_ruleset, new_match, resolve_round
 from engine.orders import RoundOrders
 from engine.state import MatchState
@@ -41,3 +42,26 @@ def test_the_panel_shows_when_the_jet_and_the_wall_come_back() -> None:
 def test_the_classic_panel_keeps_its_budget() -> None:
     state, _ = new_match(load_ruleset("classic"), "panel")
     assert _fire_lines(state, "ru") == ["  огонь: коротких 7, залпов 3"] * 2
+
+
+def test_the_end_of_round_table_tells_the_001_fire_too() -> None:
+    # The 001 demo's table read «огонь: коротких 1000, залпов 1000» (the
+    # classic budget's fields, which 001 fills with a sentinel).
+    state, _ = new_match(RULES, "panel")
+    orders = RoundOrders()
+    result = parse_message("т1 Дракон: стоять, вал", state=state, ruleset=RULES, side="right")
+    orders = apply_result(orders, result)
+    state = resolve_round(state, orders, RULES, "panel/1").state
+    ru = position_table(state, RULES, round_=1, lang="ru")
+    dragons = [line for line in ru if line.startswith("  дракон:")]
+    assert dragons[0].endswith("; огонь: струя готова; вал готов")
+    assert dragons[1].endswith("; огонь: струя — с р. 3, т. 1; вал — с раунда 3")
+    assert not any("1000" in line for line in ru)
+    en = position_table(state, RULES, round_=1, lang="en")
+    assert any(line.endswith("; fire: jet from round 3, tick 1; wall from round 3") for line in en)
+    classic = load_ruleset("classic")
+    start, _ = new_match(classic, "panel")
+    assert any(
+        line.endswith("; огонь: коротких 7, залпов 3")
+        for line in position_table(start, classic, round_=1, lang="ru")
+    )
