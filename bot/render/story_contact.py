@@ -33,11 +33,16 @@ class ContactStory(StoryBase):
 
     def on_collision_second(self, i: int, e: Event) -> None:
         actor = self.actor(e)
+        collision = self._collision_before(i)
         if e.ok:
-            self.add(
-                self.t("report.collision_second_yes", name=self.name(*actor), p=self.chance(e)),
-                actor,
+            # Classic: one was picked to fall, «the other falls too»; 001:
+            # each draws for himself, so nobody has fallen «too» before him.
+            key = (
+                N_("report.collision_second_yes")
+                if collision is None or collision[1]
+                else N_("report.collision_fall")
             )
+            self.add(self.t(key, name=self.name(*actor), p=self.chance(e)), actor)
             return
         # «holds on — 50%», the lost actions and the held_on itself: one sentence.
         text = self.t("report.collision_second_no", name=self.name(*actor), p=self.chance(e))
@@ -46,8 +51,24 @@ class ContactStory(StoryBase):
         if j is not None:
             self._used.add(j)
             lost = self._held_actions(j, actor)
+            # 001: a survivor flies back to the cell he came from this tick.
+            back = self.events[j].data.get("cell")
+            if collision is not None and back is not None and back != collision[0]:
+                lost = self.t("report.knocked_back", cell=back) + lost
         # The lost action is his own: his description goes beside it.
         self.add(text + lost + ".", actor, action=bool(lost))
+
+    def _collision_before(self, i: int) -> tuple[Any, bool] | None:
+        """The cell of the collision event ``i`` belongs to, and whether a
+        draw picked who falls (classic) rather than each drawing (001)."""
+        picked = False
+        for j in range(i - 1, -1, -1):
+            x = self.events[j]
+            if x.kind is Kind.COLLISION_PICK:
+                picked = True
+            elif x.kind is Kind.COLLISION:
+                return x.data.get("cell"), picked
+        return None
 
     def on_held_on(self, i: int, e: Event) -> None:
         actor = self.actor(e)

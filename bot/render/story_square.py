@@ -6,7 +6,7 @@ next round or out of the game) are told with the classic ones
 
 from __future__ import annotations
 
-from bot.i18n import N_
+from bot.i18n import N_, tn
 from engine.events import Event
 
 from .names import direction_name
@@ -46,13 +46,15 @@ class SquareStory(StoryBase):
 
     def on_turn_zone(self, i: int, e: Event) -> None:
         d = e.data
-        cells = ", ".join(str(c) for c in as_list(d.get("cells")))
-        if cells:
+        swept = as_list(d.get("cells"))
+        if swept:
             self.add(
-                self.t(
-                    N_("report.turn_zone"),
+                tn(  # «задевая клетку 108», «задевая клетки 73, 90»
+                    "report.turn_zone",
+                    len(swept),
+                    self.lang,
                     dragon=self.dragon(d.get("side"), capital=True),
-                    cells=cells,
+                    cells=", ".join(str(c) for c in swept),
                 )
             )
 

@@ -1,0 +1,82 @@
+"""The second edition's events in the report's words (ruleset variant-001):
+a collision where each player draws for himself, the survivor knocked back,
+and the cells a turning dragon sweeps."""
+
+from __future__ import annotations
+
+from bot.render import round_report
+from engine.events import Event, Kind
+from engine.ruleset import Ruleset
+from engine.state import MatchState
+
+
+def _story(events: list[Event], state: MatchState, ruleset: Ruleset, lang: str) -> list[str]:
+    text = round_report(events, before=state, after=state, ruleset=ruleset, lang=lang)
+    return text[: text.index("Итог раунда" if lang == "ru" else "End of round")].splitlines()
+
+
+def _collision(first_falls: bool) -> list[Event]:
+    # Round 1, tick 3 of the 001 demo: Михайлов and Морозов on 47 at height 3.
+    a, b = {"side": "right", "number": 2}, {"side": "right", "number": 5}
+    events = [Event(1, 3, 5, Kind.COLLISION, {"cell": 47, "height": 3, "players": [a, b]})]
+    if first_falls:
+        events += [
+            Event(1, 3, 5, Kind.COLLISION_SECOND, a, p=0.5, roll=0.2, ok=True),
+            Event(1, 3, 5, Kind.FALL, {**a, "cell": 47, "height": 3, "cause": "collision",
+                                        "return_round": 2, "safety": True}),
+        ]  # fmt: skip
+    else:
+        events += [
+            Event(1, 3, 5, Kind.COLLISION_SECOND, a, p=0.5, roll=0.9, ok=False),
+            Event(1, 3, 5, Kind.HELD_ON, {**a, "cell": 65}),
+        ]
+    events += [
+        Event(1, 3, 5, Kind.COLLISION_SECOND, b, p=0.5, roll=0.4, ok=True),
+        Event(1, 3, 5, Kind.FALL, {**b, "cell": 47, "height": 3, "cause": "collision",
+                                    "return_round": 2, "safety": True}),
+    ]  # fmt: skip
+    return events
+
+
+def test_001_each_player_in_a_collision_draws_for_himself(
+    opening: MatchState, ruleset: Ruleset
+) -> None:
+    # It read «Михайлов удерживается — 50%. Морозов тоже падает — 50%.»: «тоже»
+    # after a player who stayed up, and not a word of where the survivor went.
+    first, second = opening.player("right", 2).name, opening.player("right", 5).name
+    ru = _story(_collision(False), opening, ruleset, "ru")
+    assert f"{first} удерживается — 50%, отлетает назад на клетку 65." in ru
+    assert f"{second} падает — 50%." in ru
+    assert not any("тоже" in line for line in ru)
+    en = _story(_collision(False), opening, ruleset, "en")
+    assert f"{first} holds on — 50%, knocked back to cell 65." in en
+    assert f"{second} falls — 50%." in en
+    both = _story(_collision(True), opening, ruleset, "ru")
+    assert f"{first} падает — 50%." in both
+    assert f"{second} тоже падает — 50%." not in both and f"{second} падает — 50%." in both
+
+
+def test_a_classic_collision_still_says_the_second_falls_too(
+    opening: MatchState, ruleset: Ruleset
+) -> None:
+    a, b = {"side": "left", "number": 6}, {"side": "right", "number": 6}
+    events = [
+        Event(1, 1, 3, Kind.COLLISION, {"cell": 106, "height": 1, "players": [a, b]}),
+        Event(1, 1, 3, Kind.COLLISION_PICK, {"cell": 106, "height": 1, **a}, p=0.5, roll=0.2),
+        Event(1, 1, 3, Kind.COLLISION_SECOND, b, p=0.5, roll=0.2, ok=True),
+    ]
+    ru = _story(events, opening, ruleset, "ru")
+    assert f"{opening.player('right', 6).name} тоже падает — 50%." in ru
+
+
+def test_001_a_turn_sweeping_one_cell_says_клетку(opening: MatchState, ruleset: Ruleset) -> None:
+    team = opening.team("left").name
+    one = [Event(1, 1, 1, Kind.TURN_ZONE, {"side": "left", "cells": [108]})]
+    two = [Event(1, 1, 1, Kind.TURN_ZONE, {"side": "left", "cells": [73, 90]})]
+    assert f"Дракон команды «{team}» поворачивает, задевая клетку 108." in _story(
+        one, opening, ruleset, "ru"
+    )
+    assert f"Дракон команды «{team}» поворачивает, задевая клетки 73, 90." in _story(
+        two, opening, ruleset, "ru"
+    )
+    assert f"The {team} dragon turns, sweeping cell 108." in _story(one, opening, ruleset, "en")
