@@ -80,3 +80,20 @@ def test_001_a_turn_sweeping_one_cell_says_клетку(opening: MatchState, rul
         two, opening, ruleset, "ru"
     )
     assert f"The {team} dragon turns, sweeping cell 108." in _story(one, opening, ruleset, "en")
+
+
+def test_001_ball_magic_is_told_in_words(opening: MatchState, ruleset: Ruleset) -> None:
+    # Round 7 of the 001 demo read «Дракон команды «Саламандры»: daze_zone.»
+    team = opening.team("left").name
+    words = {
+        "daze_zone": ("зона поражения вокруг дракона до конца раунда", "a striking zone"),
+        "spit": ("чих: выплёвывает всех проглоченных", "sneeze: spits out"),
+        "gape": ("пасть широко открыта до конца матча", "mouth wide open"),
+        "sleep": ("приземляется и засыпает: конец матча", "lands and falls asleep"),
+    }
+    for effect, (ru, en) in words.items():
+        start = [Event(1, 2, 10, Kind.EFFECT_START, {"dragon": "left", "effect": effect})]
+        [line] = [x for x in _story(start, opening, ruleset, "ru") if x.startswith("Дракон")]
+        assert line.startswith(f"Дракон команды «{team}»: {ru}") and f": {effect}." not in line
+        [line] = [x for x in _story(start, opening, ruleset, "en") if x.startswith("The")]
+        assert line.startswith(f"The {team} dragon: {en}") and f": {effect}." not in line
