@@ -15,6 +15,14 @@ from .values import as_list
 
 __all__ = ["SquareStory"]
 
+# What threw a player aside (the event's ``cause``).
+_THROWN_BY = {
+    "tail": N_("report.thrown_by.tail"),
+    "wings": N_("report.thrown_by.wings"),
+    "daze": N_("report.thrown_by.daze"),
+    "fight": N_("report.thrown_by.fight"),
+}
+
 
 class SquareStory(StoryBase):
     def on_strike(self, i: int, e: Event) -> None:
@@ -27,6 +35,9 @@ class SquareStory(StoryBase):
         actor = self.actor(e)
         cell = d.get("cell")
         key = N_("report.thrown") if cell is not None else N_("report.thrown_dome")
+        # Why: a strike and the fight have a line of their own just before,
+        # the dazing zone none (it acts every tick of the round after the goal).
+        cause = _THROWN_BY.get(str(d.get("cause")))
         self.add(
             self.t(
                 key,
@@ -34,6 +45,7 @@ class SquareStory(StoryBase):
                 cell=cell,
                 from_cell=d.get("from_cell"),
                 direction=direction_name(d.get("direction"), self.lang),
+                cause=f"; {self.t(cause)}" if cause else "",
             ),
             actor,
         )

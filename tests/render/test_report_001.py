@@ -97,3 +97,21 @@ def test_001_ball_magic_is_told_in_words(opening: MatchState, ruleset: Ruleset) 
         assert line.startswith(f"Дракон команды «{team}»: {ru}") and f": {effect}." not in line
         [line] = [x for x in _story(start, opening, ruleset, "en") if x.startswith("The")]
         assert line.startswith(f"The {team} dragon: {en}") and f": {effect}." not in line
+
+
+def test_001_a_player_thrown_aside_is_told_what_threw_him(
+    opening: MatchState, ruleset: Ruleset
+) -> None:
+    # Round 7 of the 001 demo: «↔ Васильев отброшен на 3 клетки (С): с клетки 87
+    # на 36.» — by the dazing zone, which has no line of its own in that tick.
+    name = opening.player("left", 7).name
+    who = {"side": "left", "number": 7, "from_cell": 87, "direction": "N"}
+    zone = [Event(1, 3, 4, Kind.THROWN, {**who, "cell": 36, "cause": "daze"})]
+    ru = _story(zone, opening, ruleset, "ru")
+    assert f"↔ {name} отброшен на 3 клетки (С; зона поражения дракона): с клетки 87 на 36." in ru
+    en = _story(zone, opening, ruleset, "en")
+    assert f"↔ {name} is thrown 3 cells (N; the dragon's striking zone): from cell 87 to 36." in en
+    dome = [Event(1, 3, 4, Kind.THROWN, {**who, "cell": None, "cause": "tail"})]
+    assert f"↔ {name} отброшен с клетки 87 (С; удар хвостом) прямо в защитный купол." in _story(
+        dome, opening, ruleset, "ru"
+    )
