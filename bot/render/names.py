@@ -84,7 +84,13 @@ _EFFECT_SHORT: Final[dict[str, str]] = {
     "sleep": N_("name.effect_short.sleep"),
 }
 
-_FIRE: Final[dict[str, str]] = {"short": N_("name.fire.short"), "volley": N_("name.fire.volley")}
+_FIRE: Final[dict[str, str]] = {
+    "short": N_("name.fire.short"),
+    "volley": N_("name.fire.volley"),
+    # The second edition's flames (variant-001): no budget, paced by ticks.
+    "jet": N_("name.fire.jet"),
+    "wall": N_("name.fire.wall"),
+}
 
 _SIDE_LETTER: Final[dict[Side, str]] = {
     "left": N_("name.side.left"),

@@ -241,7 +241,21 @@ class FlightStory(StoryBase):
 
     def on_fire(self, i: int, e: Event) -> None:
         d = e.data
-        cells = ", ".join(str(c) for c in sorted(c for c in as_list(d.get("cells")) if is_cell(c)))
+        burnt = sorted(c for c in as_list(d.get("cells")) if is_cell(c))
+        cells = ", ".join(str(c) for c in burnt)
+        if str(d.get("fire")) in ("jet", "wall"):
+            # 001 counts no flames: no «Осталось: коротких …» (its fields hold 0).
+            self.add(
+                tn(
+                    "report.fire_paced",
+                    len(burnt),
+                    self.lang,
+                    Dragon=self.dragon(d.get("side"), True),
+                    fire=fire_name(str(d.get("fire")), self.lang),
+                    cells=cells,
+                )
+            )
+            return
         key = N_("report.fire_random") if d.get("random") else N_("report.fire")
         self.add(
             self.t(

@@ -115,3 +115,23 @@ def test_001_a_player_thrown_aside_is_told_what_threw_him(
     assert f"↔ {name} отброшен с клетки 87 (С; удар хвостом) прямо в защитный купол." in _story(
         dome, opening, ruleset, "ru"
     )
+
+
+def test_001_fire_is_named_and_counts_no_budget(opening: MatchState, ruleset: Ruleset) -> None:
+    # Round 10 of the 001 demo: «🔥 Дракон команды «Виверны» выдыхает jet: клетки
+    # 100. Осталось: коротких 0, залпов 0.»
+    team = opening.team("right").name
+    data = {"side": "right", "random": False, "short_left": 0, "volleys_left": 0}
+    jet = [Event(1, 3, 4, Kind.FIRE, {**data, "fire": "jet", "cells": [100]})]
+    wall = [Event(1, 3, 4, Kind.FIRE, {**data, "fire": "wall", "cells": [98, 99, 100]})]
+    assert f"🔥 Дракон команды «{team}» выдыхает струю пламени: клетка 100." in _story(
+        jet, opening, ruleset, "ru"
+    )
+    assert f"🔥 Дракон команды «{team}» выдыхает огненный вал: клетки 98, 99, 100." in _story(
+        wall, opening, ruleset, "ru"
+    )
+    en = _story(jet, opening, ruleset, "en")
+    assert f"🔥 The {team} dragon breathes a jet of flame: cell 100." in en
+    assert not any(
+        "Осталось" in line or "jet:" in line for line in _story(jet, opening, ruleset, "ru")
+    )
