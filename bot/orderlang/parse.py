@@ -23,7 +23,7 @@ from engine.state import MatchState, PlayerState, other_side
 
 from .actions import is_spell, to_mate_word
 from .echo import JudgeLines
-from .errors import OrderError, OrderLanguageError
+from .errors import ErrorKind, OrderError, OrderLanguageError
 from .lexicon import KEYWORD_TYPES, ball_of
 from .messages import (
     ENGINE_CODE_ALIASES,
@@ -142,7 +142,14 @@ def _parse(
         if line.issue is not None:
             syntax_errors.append(
                 _syntax_error(
-                    line, line.issue, lang, resolver.suggest, resolver.ruleset, state.players
+                    line,
+                    line.issue,
+                    lang,
+                    resolver.suggest,
+                    resolver.ruleset,
+                    state.players,
+                    state,
+                    side,
                 )
             )
             resolver.other_errors += 1
@@ -216,6 +223,8 @@ def _syntax_error(
     suggest: bool,
     ruleset: Ruleset,
     players: Sequence[PlayerState] = (),
+    state: MatchState | None = None,
+    side: Side | None = None,
 ) -> OrderError:
     params: dict[str, Any] = dict(issue.params)
     code, start, end = issue.code, issue.start, issue.end
@@ -229,6 +238,12 @@ def _syntax_error(
         hint = _pass_without_target(line.text, lang, ruleset) if guess is None else None
         if code == "syntax_end" and hint is not None:
             code, start, end, params = "pass_no_target", hint[0], hint[1], hint[2]
+            opponent = _opponent(params.pop("mate", ""), state, side)
+            if opponent is not None:
+                # "пас красный Соколову", Соколов of the other team: a pass to a
+                # player goes to a team-mate, not «игроку Соколову»
+                code, params = "receiver_opponent", opponent
+        params.pop("mate", None)
         subst = _substitution_forms(line.text, lang, players) if guess is None else None
         if subst is not None:
             code, start, end, params = "subst_form", subst[0], subst[1], subst[2]
@@ -239,7 +254,8 @@ def _syntax_error(
     text = message(code, lang, **params)
     if suggestions:
         text += " " + message("suggest", lang, suggestions=_quote(suggestions, lang))
-    return OrderError("syntax", line.number, line.text, start, end, text, code, suggestions)
+    kind: ErrorKind = "illegal" if code == "receiver_opponent" else "syntax"  # as resolve.py's
+    return OrderError(kind, line.number, line.text, start, end, text, code, suggestions)
 
 
 def _pass_without_target(
@@ -271,7 +287,21 @@ def _pass_without_target(
     cell, height = _a_cell_in_range(words[:at], ruleset)
     to_cell = f"{head}{ball} {'to' if en else '->'} {cell} {'h' if en else 'в'}{height}{tail}"
     end = words[-1].end
-    return words[at].start, end, {"to_mate": to_mate, "to_cell": to_cell}
+    return words[at].start, end, {"to_mate": to_mate, "to_cell": to_cell, "mate": mate}
+
+
+def _opponent(mate: str, state: MatchState | None, side: Side | None) -> dict[str, str] | None:
+    """The name and team of the opponent a pass's word names (None: it names
+    a team-mate, nobody, or the writer is a game master, of both teams)."""
+    if state is None or side is None or not mate:
+        return None
+    words = tuple(w.value for w in tokenize(mate) if w.type == "WORD")
+    if not words or find_player(words, state.team_players(side)).player is not None:
+        return None
+    theirs = find_player(words, state.team_players(other_side(side))).player
+    if theirs is None:
+        return None
+    return {"name": theirs.name or str(theirs.number), "team": state.team(theirs.side).name}
 
 
 def _substitution_forms(

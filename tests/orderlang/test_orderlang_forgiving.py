@@ -189,6 +189,13 @@ def test_a_pass_to_an_opponent_by_name_says_a_pass_goes_to_a_team_mate() -> None
     code, marked, msg = _one_error("Иванов: 89 в2, пас красный на Соколова")
     assert code == "receiver_opponent" and marked == "Соколова"
     assert "Соколов — игрок команды «Виверны»" in msg and "не можете" not in msg
+    # with no «на»/«игроку» too: not the form «игроку Соколову», which is refused as well
+    code, marked, msg = _one_error("Иванов: 89 в2, пас красный Соколову")
+    assert code == "receiver_opponent" and marked == "пас красный Соколову"
+    assert "Соколов — игрок команды «Виверны»" in msg and "игроку Соколову" not in msg
+    # a team-mate's name: both forms, as ever
+    code, _, msg = _one_error("Иванов: 89 в2, пас красный Петрову")
+    assert code == "pass_no_target" and "«пас красный игроку Петрову»" in msg
 
 
 def test_a_pass_with_no_target_shows_both_forms_with_its_own_words() -> None:
