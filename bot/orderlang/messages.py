@@ -53,6 +53,8 @@ MESSAGES: Final[dict[str, str]] = {
     "no_height": N_("order.no_height"),
     "no_flight": N_("order.no_flight"),
     "stay_unknown": N_("order.stay_unknown"),
+    "moved_from": N_("order.moved_from"),
+    "moved_from_unknown": N_("order.moved_from_unknown"),
     "dragon_conflict": N_("order.dragon_conflict"),
     "dragon_word": N_("order.dragon_word"),
     "dragon_direction": N_("order.dragon_direction"),

@@ -174,6 +174,12 @@ class _ToNodes(Transformer[Token, Any]):
         end = h.end if h else cell.end
         return Flight(int(cell.value), h.value if h else None, items[0].start, end)
 
+    def moved(self, items: list[Any]) -> Flight:
+        origin: Word = items[0]
+        h: _Height = items[1]
+        to: Flight = items[-1]
+        return replace(to, origin=(int(origin.value), h.value), start=origin.start)
+
     def theight(self, items: list[Any]) -> _Height:
         return self.height(items)
 

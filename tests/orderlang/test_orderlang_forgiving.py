@@ -221,3 +221,17 @@ def test_a_substitution_line_it_cannot_read_shows_both_forms_with_its_names() ->
     code, _, msg = _one_error("substitute Popov by Zaitsev", "en")
     assert code == "subst_form" and "“sub Попов -> Зайцев”" in msg
     assert _read("sub Попов -> Зайцев", "en").ok
+
+
+def test_a_move_from_a_round_report_that_starts_elsewhere_gives_the_line_to_write() -> None:
+    code, marked, msg = _one_error("Иванов 87/2→88/2, ловить")
+    assert code == "moved_from" and marked == "87/2→88/2"
+    assert "с 87/2, а к началу такта 1 Иванов — на 88/2" in msg
+    assert "«Иванов: 88 в2, ловить»" in msg
+    assert _read("Иванов: 88 в2, ловить").ok
+    code, marked, msg = _one_error("т2 Petrov 91/2 -> 92/2", "en")
+    assert code == "moved_from_unknown" and marked == "91/2 -> 92/2"
+    assert "“т2 Petrov: 92 h2”" in msg and "start of tick 2 is unknown" in msg
+    # starting where he stands, the move is the flight to its end
+    r = _read("Иванов 88/2→89/2, пас красный -> 91 в2")
+    assert r.ok and [(o.cell, o.height) for o in r.orders.players] == [(89, 2)]
