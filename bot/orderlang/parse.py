@@ -9,6 +9,7 @@ and that only for an internal failure: bad input is reported, not raised.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any, Final
@@ -51,6 +52,9 @@ MAX_MESSAGE_BYTES: Final = 20 * 1024
 # limit and MAX_LINE_TOKENS this bounds the work a message can cost.
 MAX_ORDER_LINES: Final = 200
 _MAX_LEGALITY_ROUNDS: Final = 4
+# A quoted line, as a mail reply quotes the message it answers ("> …", "> > …",
+# ">…"): the writer's quotation, not his orders (no order line starts so).
+_QUOTED: Final = re.compile(r"\s*>")
 _KEYWORDS: Final = NearMisses(w for w in KEYWORD_TYPES if len(w) >= 3)
 _GUESS_WORDS: Final = 8  # how far back from the failure a misspelt keyword is looked for
 _FLIGHT_CODES: Final = frozenset(
@@ -124,13 +128,19 @@ def _parse(
     syntax_errors: list[OrderError] = []
     order_lines = 0
     judge = JudgeLines(state, side)
-    for number, raw in enumerate(split_lines(text), start=1):
+    lines = split_lines(text)
+    for number, raw in enumerate(lines, start=1):
         if not raw or raw.isspace():
             judge.gap()
+            continue
+        if _QUOTED.match(raw):
+            judge.gap()  # a quotation ("> ", any depth: a mail reply's): not orders
             continue
         if judge.ignores(raw):
             continue  # the judge's own line of its answer, pasted back: a comment
         line = parse_line(number, raw)
+        if line.issue is not None and _attribution(raw, lines, number):
+            continue  # "Иван пишет:" above a quotation: the quotation's, not orders
         if line.node is not None or line.issue is not None:
             order_lines += 1
             if order_lines > MAX_ORDER_LINES:
@@ -178,6 +188,16 @@ def _parse(
     )
     clear_lines = tuple(sorted(resolver.clear_lines))
     return ParseResult(orders, clears, tuple(errors), resolver.round, line_of, clear_lines)
+
+
+def _attribution(raw: str, lines: Sequence[str], number: int) -> bool:
+    """Whether line ``number`` (``raw``, a line the reader cannot take) ends
+    with a colon and the next line with text is quoted: the quotation's
+    attribution ("… пишет:", "On … wrote:"), as a mail reply writes it."""
+    if not raw.rstrip().endswith(":"):
+        return False
+    following = next((x for x in lines[number:] if x.strip()), "")
+    return bool(_QUOTED.match(following))
 
 
 def _with_tick_context(error: OrderError, header: tuple[int, ...] | None, lang: str) -> OrderError:
