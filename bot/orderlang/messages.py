@@ -85,6 +85,7 @@ MESSAGES: Final[dict[str, str]] = {
     "too_large": N_("order.too_large"),
     "too_many_lines": N_("order.too_many_lines"),
     "wrong_round": N_("order.wrong_round"),
+    "pasted_round": N_("order.pasted_round"),
     # -- engine legality (engine/problems.py Code) -------------------------------------
     "match_ended": N_("order.match_ended"),
     "tick_range": N_("order.tick_range"),

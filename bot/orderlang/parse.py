@@ -23,7 +23,7 @@ from engine.ruleset import Ruleset
 from engine.state import MatchState, PlayerState, other_side
 
 from .actions import is_spell, to_mate_word
-from .echo import JudgeLines
+from .echo import JudgeLines, round_named
 from .errors import ErrorKind, OrderError, OrderLanguageError
 from .lexicon import KEYWORD_TYPES, ball_of
 from .messages import (
@@ -36,7 +36,7 @@ from .messages import (
     quote,
 )
 from .names import find_player
-from .nodes import DragonLine, Line, PlayerLine, SyntaxIssue
+from .nodes import DragonLine, Line, PlayerLine, RoundHeader, SyntaxIssue
 from .resolve import Resolver
 from .result import Order, ParseResult, apply_clears
 from .spelling import NearMisses
@@ -128,19 +128,27 @@ def _parse(
     syntax_errors: list[OrderError] = []
     order_lines = 0
     judge = JudgeLines(state, side)
+    pasted = _PastedRounds(state.round, lang)
     lines = split_lines(text)
     for number, raw in enumerate(lines, start=1):
         if not raw or raw.isspace():
             judge.gap()
+            pasted.end(syntax_errors)
             continue
         if _QUOTED.match(raw):
             judge.gap()  # a quotation ("> ", any depth: a mail reply's): not orders
+            pasted.end(syntax_errors)
             continue
         if judge.ignores(raw):
+            pasted.judge_line(raw, number, syntax_errors)
             continue  # the judge's own line of its answer, pasted back: a comment
+        if pasted.skips(number):
+            continue
         line = parse_line(number, raw)
         if line.issue is not None and _attribution(raw, lines, number):
             continue  # "Иван пишет:" above a quotation: the quotation's, not orders
+        if pasted.starts(line):
+            continue
         if line.node is not None or line.issue is not None:
             order_lines += 1
             if order_lines > MAX_ORDER_LINES:
@@ -164,9 +172,10 @@ def _parse(
             )
             resolver.other_errors += 1
         resolver.feed(line)
+    pasted.end(syntax_errors)
     resolver.finish()
     errors = sorted(syntax_errors + resolver.errors, key=lambda e: e.line)
-    if any(e.kind == "wrong_round" for e in errors):
+    if any(e.code == "wrong_round" for e in errors):
         return ParseResult(errors=tuple(errors), round=resolver.round)
     orders = RoundOrders(
         players=tuple(resolver.players.values()),
@@ -187,7 +196,74 @@ def _parse(
         else {o: n for o, n in resolver.line_of.items() if _contains(orders, o)}
     )
     clear_lines = tuple(sorted(resolver.clear_lines))
-    return ParseResult(orders, clears, tuple(errors), resolver.round, line_of, clear_lines)
+    notes = pasted.notes([*line_of.values(), *clear_lines])
+    return ParseResult(orders, clears, tuple(errors), resolver.round, line_of, clear_lines, notes)
+
+
+class _PastedRounds:
+    """The judge's answer of another round pasted into a message (last
+    round's, copied to be edited): its own lines are comments whatever the
+    round (:class:`JudgeLines`); its sheet, a "Раунд N" line of that round
+    under them, is that round's orders — not taken, one error says so and
+    how to give them for this round; the other order lines are read for
+    this round, and a note says so (the answer's round and this one)."""
+
+    def __init__(self, current: int, lang: str) -> None:
+        self.current = current
+        self.lang = lang
+        self.named: int | None = None  # the round the last judge's line named
+        self.first: int | None = None  # the first judge's line of another round
+        self.other: int | None = None  # that round's number
+        self.sheet: tuple[Line, RoundHeader, list[int]] | None = None  # being skipped
+
+    def judge_line(self, raw: str, number: int, errors: list[OrderError]) -> None:
+        self.end(errors)
+        named = round_named(raw)
+        if named is not None:
+            self.named = named
+            if named != self.current and self.first is None:
+                self.first, self.other = number, named
+
+    def starts(self, line: Line) -> bool:
+        """Whether ``line`` begins the sheet of another round of a pasted answer."""
+        node = line.node
+        if not isinstance(node, RoundHeader) or node.number == self.current:
+            return False
+        if node.number != self.named:
+            return False  # the writer's own header: a message of another round
+        self.sheet = (line, node, [line.number])
+        return True
+
+    def skips(self, number: int) -> bool:
+        if self.sheet is None:
+            return False
+        self.sheet[2].append(number)
+        return True
+
+    def end(self, errors: list[OrderError]) -> None:
+        """The pasted sheet (if one is being skipped) ends: its error."""
+        if self.sheet is None:
+            return
+        line, node, numbers = self.sheet
+        self.sheet = None
+        en = lang_of(self.lang) == 1
+        word = "Round" if en else "Раунд"
+        span = f"{numbers[0]}–{numbers[-1]}" if len(numbers) > 1 else str(numbers[0])
+        text = message(
+            "pasted_round", self.lang, got=node.number, current=self.current, lines=span,
+            header=f"{word} {node.number}", fixed=f"{word} {self.current}",
+        )  # fmt: skip
+        errors.append(
+            OrderError(
+                "wrong_round", line.number, line.text, node.start, node.end, text, "pasted_round"
+            )
+        )
+
+    def notes(self, taken: Sequence[int]) -> tuple[str, ...]:
+        """A note when orders were read from the lines of an answer of another round."""
+        if self.first is None or not any(n > self.first for n in taken):
+            return ()
+        return (t("order.other_round_answer", self.lang, got=self.other, current=self.current),)
 
 
 def _attribution(raw: str, lines: Sequence[str], number: int) -> bool:

@@ -82,6 +82,12 @@ def latin() -> MatchState:
 
 
 @cache
+def last_round() -> MatchState:
+    """The midgame position a round earlier: its answers are last round's."""
+    return replace(midgame(), round=1)
+
+
+@cache
 def after_tick1() -> MatchState:
     """The midgame position with its round's first tick already played."""
     return replace(midgame(), tick=1)
@@ -92,5 +98,6 @@ STATES = {
     "midgame": midgame,
     "twins": twins,
     "latin": latin,
+    "last_round": last_round,
     "after_tick1": after_tick1,
 }
