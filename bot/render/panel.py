@@ -123,6 +123,14 @@ def panel_lines(state: MatchState, lang: str, gm_view: bool) -> tuple[list[Line]
         )
     if not swallowed:
         second.append((t("panel.none", lang), MUTED, False))
+    # The second edition's players out of the game for good (only when there
+    # are any: the classic game has none).
+    out = [p for p in state.players if p.status == "out"]
+    if out:
+        second.append((t("panel.out", lang), INK, True))
+        for p in sorted(out, key=lambda p: (p.side, p.number)):
+            who = f"{side_letter(p.side, lang)}{p.number} {p.name}"
+            second.append((who, TEAM_COLOURS[p.side], False))
     return first, second
 
 

@@ -97,6 +97,8 @@ def _player(p: PlayerState, state: MatchState, lang: str) -> str:
     if p.status == "swallowed":
         dragon = p.swallowed_by or ("right" if p.side == "left" else "left")
         return t("table.swallowed", lang, mark=mark, name=p.name, team=state.team(dragon).name)
+    if p.status == "out":  # 001: fell without the safety spell, the dome, the flame
+        return t("table.out", lang, mark=mark, name=p.name)
     if p.status == "reserve" or not is_cell(p.cell):
         return t("table.reserve", lang, mark=mark, name=p.name)
     text = t("table.player", lang, mark=mark, name=p.name, cell=p.cell, height=p.height)

@@ -4,6 +4,8 @@ breath after it — not the classic book's budget of flames and volleys."""
 
 from __future__ import annotations
 
+from render_positions import place
+
 from bot.orderlang import apply_result, parse_message
 from bot.render.panel import panel_lines
 from bot.render.style import DRAGON_COLOURS
@@ -65,3 +67,20 @@ def test_the_end_of_round_table_tells_the_001_fire_too() -> None:
         line.endswith("; огонь: коротких 7, залпов 3")
         for line in position_table(start, classic, round_=1, lang="ru")
     )
+
+
+def test_a_player_out_of_the_game_is_out_not_in_reserve() -> None:
+    # The 001 demo's table after round 8 listed «А1 Иванов — в запасе»: he had
+    # fallen without the safety spell and was out of the game.
+    state, _ = new_match(RULES, "panel")
+    state = place(state, "left", 1, None, None, status="out")
+    name = state.player("left", 1).name
+    ru = position_table(state, RULES, round_=8, lang="ru")
+    assert f"  А1 {name} — выбыл из игры" in ru
+    assert not any("в запасе" in line for line in ru)
+    assert f"  A1 {name} — out of the game" in position_table(state, RULES, round_=8, lang="en")
+    _, second = panel_lines(state, "ru", gm_view=False)
+    texts = [text for text, _, _ in second]
+    assert texts[texts.index("Выбыли из игры") + 1] == f"А1 {name}"
+    start, _ = new_match(load_ruleset("classic"), "panel")
+    assert "Выбыли из игры" not in [text for text, _, _ in panel_lines(start, "ru", False)[1]]
