@@ -274,3 +274,16 @@ def test_two_goals_into_one_dragon_in_a_tick_each_get_a_star_of_their_own(
     assert len(centres) == 2
     labels = {getattr(s, "text", None) for s in scene.shapes if s.role == "goal"}
     assert {"+3", "+5"} <= labels
+
+
+def test_a_swallowed_ball_in_the_panel_reads_as_in_the_table(
+    opening: MatchState, ruleset: Ruleset
+) -> None:
+    # It read «Зелёный мяч — проглочен, дракон «Виверны»»; the table says
+    # «зелёный — проглочен драконом «Виверны»».
+    state = opening.with_ball(BallState("green", "swallowed", 55, 2, swallowed_by="right"))
+    team = state.team("right").name
+    public, _ = panel_lines(state, "ru", gm_view=False)
+    assert (f"Зелёный мяч — проглочен драконом «{team}»", (25, 25, 30), False) in public
+    english, _ = panel_lines(state, "en", gm_view=False)
+    assert any(text == f"The green ball: swallowed by the {team} dragon" for text, _, _ in english)
