@@ -529,3 +529,22 @@ def test_a_contested_steal_is_told_with_its_draw(case: str, ru: str, en: str) ->
             played.events, before=before, after=played.state, ruleset=classic(), lang=lang
         )
         assert words in text, text
+
+
+def test_a_penalty_throw_in_names_the_player_in_brackets(
+    opening: MatchState, ruleset: Ruleset
+) -> None:
+    # «у игрока Иванов» declined «игрока» but not the name (the report never
+    # declines names: «у соперника (Соколов)»).
+    throw = Event(
+        1, 1, 0, Kind.PENALTY_THROW_IN,
+        {"side": "left", "number": 1, "ball": "black", "cell": 106, "height": 2,
+         "direction": "NE"},
+    )  # fmt: skip
+    name, team = opening.player("left", 1).name, opening.team("left").name
+    ru = round_report([throw], before=opening, after=opening, ruleset=ruleset, lang="ru")
+    assert (
+        f"Штрафной вброс команде «{team}»: у игрока ({name}) забран чёрный мяч и вброшен"
+        " на клетке 106, высота 2, курс СВ." in ru
+    )
+    assert f"у игрока {name}" not in ru

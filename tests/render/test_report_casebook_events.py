@@ -26,7 +26,9 @@ def test_s9_the_report_tells_a_pass_landing(opening: MatchState, ruleset: Rulese
     }
     events = [Event(1, 2, 1, Kind.PASS_LANDS, lands)]
     ru = _lines(events, opening, ruleset, "ru")
-    assert f"Пас игрока {passer.name} долетает:" in ru and "на клетке 40, высота 2" in ru
+    # «Пас игрока Петров» declined the word but not the name: the name in brackets,
+    # as «у соперника (Соколов)».
+    assert f"Пас ({passer.name}) долетает:" in ru and "на клетке 40, высота 2" in ru
     en = _lines(events, opening, ruleset, "en")
     assert f"{passer.name}'s pass:" in en and "arrives at cell 40, height 2" in en
 

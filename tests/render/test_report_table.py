@@ -219,8 +219,7 @@ def test_a_ball_in_the_air_at_the_round_s_end_says_where_it_comes_down(ruleset: 
     )  # fmt: skip
     lines = _table(state, ruleset)
     assert (
-        "  красный в воздухе — пас игрока Соколов: опустится на 155/1"
-        " в первом такте следующего раунда"
+        "  красный в воздухе — пас (Соколов): опустится на 155/1 в первом такте следующего раунда"
     ) in lines
     assert not any(line.startswith("  красный 57/1") for line in lines)
     en = _table(state, ruleset, lang="en")
