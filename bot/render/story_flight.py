@@ -166,6 +166,8 @@ class FlightStory(StoryBase):
         self.add(text, actor, action=True)
 
     def _no_order(self, e: Event) -> None:
+        # What he drops is told next, ball by ball (no «and drops his balls»
+        # for a player whose hands were empty).
         actor = self.actor(e)
         reason = self.where(e.data.get("reason"))
         if reason:  # an order that could not be flown, not a missing one

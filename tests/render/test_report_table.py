@@ -196,7 +196,7 @@ def test_a_dropped_ball_and_its_new_course_are_one_sentence(
     text = round_report(events, before=opening, after=opening, ruleset=ruleset)
     lines = text[: text.index("Итог раунда")].splitlines()
     flights = next(i for i, line in enumerate(lines) if line.startswith("Полёты «Саламандры»"))
-    assert lines[flights + 1] == "Иванов без приказа на этот такт: остаётся на месте и роняет мячи."
+    assert lines[flights + 1] == "Иванов без приказа на этот такт: остаётся на месте."
     assert lines[flights + 2] == (
         "Иванов роняет красный мяч (клетка 38, высота 1); новый курс ЮВ (жребий 1 из 6)."
     )
