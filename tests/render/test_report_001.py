@@ -49,7 +49,7 @@ def test_001_each_player_in_a_collision_draws_for_himself(
     assert f"{second} падает — 50%." in ru
     assert not any("тоже" in line for line in ru)
     en = _story(_collision(False), opening, ruleset, "en")
-    assert f"{first} holds on — 50%, knocked back to cell 65." in en
+    assert f"{first} holds on — 50% and is knocked back to cell 65." in en
     assert f"{second} falls — 50%." in en
     both = _story(_collision(True), opening, ruleset, "ru")
     assert f"{first} падает — 50%." in both
