@@ -232,7 +232,7 @@ def test_goal_with_points_magic_and_score(opening: MatchState, ruleset: Ruleset)
         "⚽ ГОЛ! Дракон команды «Виверны» проглатывает голубой мяч: +3 очка команде "
         "«Саламандры». Счёт «Саламандры» 3 : 0 «Виверны»."
     ) in text
-    assert "Магия мяча подействует со следующего такта: пламя погашено до конца матча." in text
+    assert "Магия мяча подействует со следующего такта — пламя погашено до конца матча." in text
     en = round_report(events, before=opening, after=opening, ruleset=ruleset, lang="en")
     assert "+3 points for Саламандры" in en
 

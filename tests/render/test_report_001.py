@@ -94,9 +94,11 @@ def test_001_ball_magic_is_told_in_words(opening: MatchState, ruleset: Ruleset) 
     for effect, (ru, en) in words.items():
         start = [Event(1, 2, 10, Kind.EFFECT_START, {"dragon": "left", "effect": effect})]
         [line] = [x for x in _story(start, opening, ruleset, "ru") if x.startswith("Дракон")]
-        assert line.startswith(f"Дракон команды «{team}»: {ru}") and f": {effect}." not in line
+        assert line.startswith(f"Дракон команды «{team}» под действием мяча — {ru}")
+        assert f": {effect}." not in line
         [line] = [x for x in _story(start, opening, ruleset, "en") if x.startswith("The")]
-        assert line.startswith(f"The {team} dragon: {en}") and f": {effect}." not in line
+        assert line.startswith(f"The {team} dragon is under the ball's magic — {en}")
+        assert f": {effect}." not in line
 
 
 def test_001_a_player_thrown_aside_is_told_what_threw_him(

@@ -80,10 +80,13 @@ def test_s1_other_balls_take_hold_from_the_next_tick(opening: MatchState, rulese
     tick1 = ru[ru.index("— Такт 1 —") : ru.index("— Такт 2 —")]
     tick2 = ru[ru.index("— Такт 2 —") :]
     assert any(
-        line.startswith("Магия мяча подействует со следующего такта: одурь") for line in tick1
+        line.startswith("Магия мяча подействует со следующего такта — одурь") for line in tick1
     )
-    assert any(line.endswith("одурь: до следующего мяча глотает и своих, огонь — только наугад.")
-               for line in tick2)  # fmt: skip
+    # One colon, the magic's own («Дракон …: одурь: до …» read as two labels).
+    assert (
+        f"Дракон команды «{opening.team('right').name}» под действием мяча — одурь: до следующего"
+        " мяча глотает и своих, огонь — только наугад." in tick2
+    )
     assert not any("Перец" in line for line in ru)
 
 
