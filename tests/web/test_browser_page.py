@@ -157,7 +157,9 @@ async def test_the_second_editions_field_and_dragon(
             await click(page, '#actions button[data-action="pass"]')  # he may catch one first
             balls = await texts(page, "#balls button")
             assert "чёрный" in balls and "black" not in balls, balls
+            assert await lit(page, "target")  # Иванов's pass targets
             await click(page, '#players button[data-dragon="1"]')
+            assert await lit(page, "target") == []  # no longer, for the dragon
             assert await attrs(page, "#dragon button[data-fire]", "data-fire") == [
                 "null", "jet", "wall",
             ]  # fmt: skip

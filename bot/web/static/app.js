@@ -238,11 +238,11 @@
       box.append(button(T["strike_" + strike], o.strike === strike, () => set({ strike: strike, fire: null }), { "data-strike": strike }));
     }
     if (dragonOrder(sel.tick)) box.append(clearButton(null, sel.tick));
+    // Its cells and fire at that tick (none foreseen: nothing lit, not the
+    // marks of the player chosen before).
     const view = dragonViews[sel.tick];
-    if (view) {
-      mark(view.fire, "target");
-      mark([view.head, view.body, view.tail], "path");
-    }
+    mark(view ? view.fire : [], "target");
+    mark(view ? [view.head, view.body, view.tail] : [], "path");
   }
 
   // ------------------------------------------------------------ choosing
