@@ -90,6 +90,8 @@ PAGE_TEXTS = (
     N_("web.network"),
     N_("web.round_moved"),
     N_("web.no_odds"),
+    N_("web.zoom_in"),
+    N_("web.zoom_out"),
     N_("web.reload"),
 )
 # What a refused call says (the page shows it; before it has its texts).

@@ -223,6 +223,35 @@ async def test_names_the_tick_edited_and_taking_an_order_off(
             assert page.errors == []
 
 
+async def cell_width(page: Any, cell: int) -> float:
+    box = await page.locator(f'#field g[data-role="cell"][data-cell="{cell}"]').first.bounding_box()
+    return float(box["width"])
+
+
+async def test_the_field_drawn_larger_on_a_phone(
+    tg: FakeTelegram, browser: Any, tmp_path: Path, screenshots: Path
+) -> None:
+    """At 390 px a hex is about 25 px wide, small for a finger: «Крупнее»
+    draws the field twice as wide, scrolled sideways, and taps still order."""
+    async with judge(tg, tmp_path) as j:
+        alice, _ = await setup(j, "classic")
+        async with web_server(j) as base:
+            page = await open_page(browser, launch_url(base, j, alice))
+            small = await cell_width(page, 106)
+            assert small < 30, small
+            await page.locator("#zoom").click()
+            assert await page.locator("#zoom").text_content() == "Мельче"
+            assert await cell_width(page, 106) > 1.8 * small
+            await click(page, '#players button[data-number="1"]')
+            here = (await lit(page))[0]
+            await tap(page, here)
+            await page.screenshot(path=str(screenshots / "web-zoomed-phone.png"))
+            assert f"Иванов: {here} в2" in await page.locator("#text").input_value()
+            await page.locator("#zoom").click()
+            assert await cell_width(page, 106) == small
+            assert page.errors == []
+
+
 async def test_an_english_page_takes_an_order_off(
     tg: FakeTelegram, browser: Any, tmp_path: Path
 ) -> None:

@@ -465,6 +465,14 @@
     $("title").textContent = T.title;
     $("round").textContent = data.game + " · " + T.deadline.replace("{round}", data.round).replace("{deadline}", data.deadline_text);
     $("field").innerHTML = data.svg;
+    const zoom = $("zoom");
+    zoom.textContent = T.zoom_in;
+    zoom.hidden = false;
+    zoom.addEventListener("click", () => {
+      const on = $("board").classList.toggle("zoomed");
+      zoom.textContent = on ? T.zoom_out : T.zoom_in;
+      zoom.className = on ? "on" : "";
+    });
     $("text-label").textContent = T.orders_text;
     $("submit").textContent = T.submit;
     $("text").value = data.sheet;
