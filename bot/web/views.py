@@ -93,6 +93,7 @@ PAGE_TEXTS = (
     N_("web.zoom_in"),
     N_("web.zoom_out"),
     N_("web.reload"),
+    N_("web.draft_restored"),
 )
 # What a refused call says (the page shows it; before it has its texts).
 REFUSALS = (

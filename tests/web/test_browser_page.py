@@ -355,3 +355,30 @@ async def test_sending_on_a_slow_network_sends_what_was_tapped(
             )
             assert f"Иванов: {here} в2" in acks[-1], acks[-1]
             assert page.errors == []
+
+
+async def test_a_reload_in_the_middle_keeps_the_draft(
+    tg: FakeTelegram, browser: Any, tmp_path: Path
+) -> None:
+    """Telegram reloads a Mini App pulled down: the orders tapped and not yet
+    sent are back (they were lost: the page opened on the sheet on file), and
+    once sent a reload opens on the sheet."""
+    async with judge(tg, tmp_path) as j:
+        alice, _ = await setup(j, "classic")
+        async with web_server(j) as base:
+            page = await open_page(browser, launch_url(base, j, alice))
+            await click(page, '#players button[data-number="1"]')
+            here = (await lit(page))[0]
+            await tap(page, here)
+            await page.reload()
+            await page.wait_for_selector("#field svg")
+            await settled(page)
+            assert f"Иванов: {here} в2" in await page.locator("#text").input_value()
+            assert "черновик" in str(await page.locator("#status").text_content())
+            assert "приказы приняты" in await sent(page)
+            await page.reload()
+            await page.wait_for_selector("#field svg")
+            await settled(page)
+            assert "черновик" not in str(await page.locator("#status").text_content())
+            assert f"Иванов: {here} в2" in await page.locator("#text").input_value()
+            assert page.errors == []

@@ -419,6 +419,22 @@
     $("text").value = res.text;
     orders = res.orders;
     showCheck(res);
+    keep();
+  }
+
+  // The draft not yet sent survives a reload (Telegram reloads a Mini App
+  // pulled down): kept for this game, round and team in the tab's storage.
+  function draftKey() {
+    return "dragonball-draft:" + data.game + ":" + data.round + ":" + data.side;
+  }
+  function keep() {
+    try { sessionStorage.setItem(draftKey(), JSON.stringify({ text: $("text").value, clears: clears })); } catch (e) { /* storage off */ }
+  }
+  function kept() {
+    try { return JSON.parse(sessionStorage.getItem(draftKey()) || "null"); } catch (e) { return null; }
+  }
+  function forget() {
+    try { sessionStorage.removeItem(draftKey()); } catch (e) { /* storage off */ }
   }
 
   // Typing is read by the judge once the player pauses.
@@ -429,6 +445,7 @@
     orders = res.orders;
     showCheck(res);
     renderControls();
+    keep();
   }
   function edited() {
     clearTimeout(typing);
@@ -442,7 +459,7 @@
     if (typing) { clearTimeout(typing); await recheck(); }
     const res = await call("/api/submit", { text: $("text").value });
     const taken = res.status === "ok" || res.status === "partial";
-    if (taken) clears = [];  // taken off the sheet on file now
+    if (taken) { clears = []; forget(); }  // on file now
     status((taken ? T.sent + " " : "") + res.text, !taken);
     if (tg && tg.HapticFeedback) tg.HapticFeedback.notificationOccurred("success");
   }
@@ -475,7 +492,13 @@
     });
     $("text-label").textContent = T.orders_text;
     $("submit").textContent = T.submit;
-    $("text").value = data.sheet;
+    const draft = kept();
+    if (draft && draft.text !== data.sheet) {
+      $("text").value = draft.text;
+      clears = draft.clears || [];
+    } else {
+      $("text").value = data.sheet;
+    }
     $("hint").textContent = T.pick_player;
     $("field").addEventListener("click", (ev) => {
       const g = ev.target.closest("[data-cell]");
@@ -483,9 +506,10 @@
     });
     $("text").addEventListener("input", edited);
     $("submit").addEventListener("click", serial(submit));
-    const res = await call("/api/check", { text: data.sheet });
+    const res = await call("/api/check", { text: $("text").value });
     orders = res.orders;
     showCheck(res);
+    if (draft && draft.text !== data.sheet) status(T.draft_restored, false);
     renderControls();
   }
 
