@@ -19,7 +19,10 @@ counts per match:
 ``--check`` also runs the real demo for the first seed (pictures and all)
 and compares its final score and event count, so the figures are the demo's.
 
-Run: ``python benchmarks/captains_bench.py [--seeds 20] [--first 2026] [--check]``
+``--play-out`` plays decided matches on (§1's «явное преимущество» ending
+off): how many scoreless sides are only the matches the book ends early.
+
+Run: ``python benchmarks/captains_bench.py [--seeds 20] [--first 2026] [--check] [--play-out]``
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ import asyncio
 import statistics
 import tempfile
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from engine.dice import derive_seed
@@ -65,9 +68,15 @@ class Match:
 _MOVES = ("forward", "left", "right", "hover", "rest")
 
 
-def play(seed: str, policies: tuple[str, str] = ("greedy", "greedy")) -> Match:
-    """The demo's match for ``seed`` (game 1, every round at its first attempt)."""
+def play(
+    seed: str, policies: tuple[str, str] = ("greedy", "greedy"), play_out: bool = False
+) -> Match:
+    """The demo's match for ``seed`` (game 1, every round at its first attempt);
+    ``play_out``: not ended when decided (§1 «явное преимущество»), to see how
+    many of the matches a team ends without a point only because they end then."""
     rules = load_ruleset()
+    if play_out:
+        rules = replace(rules, end_when_decided=False)
     judge = "judge/game1"
     state, _ = new_match(
         rules,
@@ -156,8 +165,13 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=20)
     parser.add_argument("--first", type=int, default=2026)
     parser.add_argument("--check", action="store_true")
+    parser.add_argument(
+        "--play-out",
+        action="store_true",
+        help="play decided matches on to the last ball or round (not the judge's rule)",
+    )
     args = parser.parse_args()
-    matches = [play(str(args.first + i)) for i in range(args.seeds)]
+    matches = [play(str(args.first + i), play_out=args.play_out) for i in range(args.seeds)]
     print(
         "seed   score  goals L/R  steals L/R (tries)  dragon fwd/left/right/hover/rest  "
         "zigzags fires swallowed knocked (own)  end"

@@ -124,7 +124,12 @@ def catch_chance(rules: Ruleset, at: Place, held: int, ball: Place) -> tuple[flo
 def catch_share(mine: float, others: Sequence[float]) -> float:
     """§4 several claimants: each rolls his chance, one of those who made it is
     picked at random.  The chance that *this* claimant ends with the ball."""
-    # Distribution of how many of the others made it, built one claimant at a time.
+    return mine * sum(q / (k + 1) for k, q in enumerate(_made(others)))
+
+
+def _made(others: Sequence[float]) -> list[float]:
+    """How many of the others make their rolls: ``[P(0), P(1), …]``, built
+    one claimant at a time."""
     made = [1.0]
     for p in others:
         nxt = [0.0] * (len(made) + 1)
@@ -132,7 +137,7 @@ def catch_share(mine: float, others: Sequence[float]) -> float:
             nxt[k] += q * (1 - p)
             nxt[k + 1] += q * p
         made = nxt
-    return mine * sum(q / (k + 1) for k, q in enumerate(made))
+    return made
 
 
 def steal_share(mine: float, others: Sequence[float], balls: int, draw: bool = True) -> float:
@@ -140,13 +145,7 @@ def steal_share(mine: float, others: Sequence[float], balls: int, draw: bool = T
     has ``balls``: those who made it draw for the balls (``steal.contested =
     "draw"``), or the first in shirt order take them (``draw`` False: pass
     only the team-mates before him).  The chance that *this* one ends with a ball."""
-    made = [1.0]  # how many of the others made it
-    for p in others:
-        nxt = [0.0] * (len(made) + 1)
-        for k, q in enumerate(made):
-            nxt[k] += q * (1 - p)
-            nxt[k + 1] += q * p
-        made = nxt
+    made = _made(others)
     if not draw:
         return mine * sum(made[:balls])  # fewer than ``balls`` came first
     return mine * sum(q * min(1.0, balls / (k + 1)) for k, q in enumerate(made))

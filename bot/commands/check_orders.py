@@ -142,10 +142,14 @@ def check_orders(
         check_legality=not syntax_only,
     )
     sheet = apply_result(on_file or RoundOrders(), result)
+    notes = "".join(f"{note}\n\n" for note in result.notes)
     if result.ok:
-        click.echo(format_sheet(sheet, state=state, ruleset=ruleset, side=side, lang=lang))
+        text = format_sheet(sheet, state=state, ruleset=ruleset, side=side, lang=lang)
+        click.echo(notes + text)
         return
     click.echo(format_errors(result.errors, lang))
+    if notes:
+        click.echo("\n" + notes.rstrip("\n"))
     taken = format_orders(result.orders, state=state, ruleset=ruleset, lang=lang)
     if taken:
         click.echo("\n" + t("check.taken", lang) + "\n" + taken)

@@ -111,6 +111,7 @@ def strip_signature(text: str) -> str:
 
 
 def _tidy(lines: list[str]) -> str:
-    """Join lines, drop trailing spaces and runs of blank lines."""
-    text = "\n".join(line.rstrip() for line in lines)
-    return re.sub(r"\n{3,}", "\n\n", text).strip("\n")
+    """Join lines, drop trailing spaces and the blank lines before and after
+    the text (not those between its lines, however many: the judge's errors
+    name a line by its number, which must be the line the sender wrote)."""
+    return "\n".join(line.rstrip() for line in lines).strip("\n")

@@ -28,12 +28,18 @@ from .lexicon import clean_text
 from .messages import MESSAGES
 from .printer import ERRORS_HEAD, MISSING_LINE, missing_labels, word
 
-__all__ = ["JudgeLines", "is_judge_line"]
+__all__ = ["JudgeLines", "is_judge_line", "round_named"]
 
 # The catalog texts an answer is made of: every key of this prefix (the
 # answer's own sentences), then the notes and refusals it may carry.
 _ANSWER_PREFIX: Final = "ack_"
-_ANSWER_KEYS: Final = ("receipt", "late_filed", "penalty_gm_only", "not_yours")
+_ANSWER_KEYS: Final = (
+    "receipt",
+    "late_filed",
+    "penalty_gm_only",
+    "not_yours",
+    "order.other_round_answer",
+)
 # No judge's line is longer (the longest, a first line listing two hundred
 # refused line numbers, is about 1,500 characters): a longer line is the
 # writer's own.
@@ -168,6 +174,37 @@ def is_judge_line(text: str) -> bool:
     return _said(line) or any(
         rest and _said(rest) for g in _ticked() if (rest := _after(g, line)) is not None
     )
+
+
+@cache
+def _round_marks() -> tuple[re.Pattern[str], ...]:
+    """Where the judge's lines name their round: the literal text on each side
+    of ``{round}`` in an answer's templates ("на раунд {round}:")."""
+    out: dict[str, re.Pattern[str]] = {}
+    for lang in LANGS:
+        for key in (*keys(_ANSWER_PREFIX), *_ANSWER_KEYS):
+            for line in _lines(key, lang):
+                parts = list(Formatter().parse(_norm(line)))
+                for i, (_, field, _, _) in enumerate(parts):
+                    if field != "round":
+                        continue
+                    before = parts[i][0]
+                    after = parts[i + 1][0] if i + 1 < len(parts) else ""
+                    if before.strip() or after.strip():
+                        pattern = re.escape(before) + r"(\d{1,6})" + re.escape(after)
+                        out.setdefault(pattern, re.compile(pattern))
+    return tuple(out.values())
+
+
+def round_named(text: str) -> int | None:
+    """The round a judge's line (one :func:`is_judge_line` knows) names, if any:
+    "Раунд 1: приказы приняты …", "Лист приказов команды «…» на раунд 1:"."""
+    line = _norm(text)
+    for mark in _round_marks():
+        m = mark.search(line)
+        if m is not None:
+            return int(m.group(1))
+    return None
 
 
 @cache

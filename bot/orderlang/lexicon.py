@@ -26,6 +26,7 @@ __all__ = [
     "keyword_type",
     "norm_word",
     "skeleton",
+    "sound_keys",
 ]
 
 # Keyword type → the words that mean it (normalised: lower case, е for ё).
@@ -275,6 +276,67 @@ def skeleton(word: str) -> str:
         if a in s:
             s = s.replace(a, b)
     return s
+
+
+# -- names across scripts: «Браун» for Brown --------------------------------------------
+# The skeleton spells a Russian name in Latin letters the ways Russians do
+# ("Kuznetsov"); a name of the other direction, a Latin name written in
+# Cyrillic as it sounds («Браун», «Смит», «Джонсон»), needs a coarser key:
+# consonants as they sound, each run of vowels one mark.  Only a name in
+# the other script is compared so (names.py): a misspelling in the same
+# script stays a "did you mean".
+_VOWEL: Final = "*"
+_CYR_SOUNDS: Final = str.maketrans(
+    {
+        "б": "b", "в": "v", "г": "g", "д": "d", "ж": "ʒ", "з": "s", "к": "k", "л": "l",
+        "м": "m", "н": "n", "п": "p", "р": "r", "с": "s", "т": "t", "ф": "f", "х": "h",
+        "ц": "ʦ", "ч": "ʧ", "ш": "ʃ", "щ": "ʃ", "ь": "", "ъ": "", "-": "", "'": "", " ": "",
+        **dict.fromkeys("аеиоуыэюяйёіїєў", _VOWEL),
+    }
+)  # fmt: skip
+# English (and German, French) spellings of sounds, in this order; then the
+# letters left: c before e/i/y is s, else k.
+_LATIN_SOUNDS: Final = (
+    ("tsch", "ʧ"), ("sch", "ʃ"), ("shch", "ʃ"), ("sh", "ʃ"), ("zh", "ʒ"), ("ch", "ʧ"),
+    ("kh", "h"), ("ph", "f"), ("th", "t"), ("wh", "w"), ("wr", "r"), ("kn", "n"),
+    ("gh", ""), ("ck", "k"), ("dg", "ʤ"), ("qu", "kv"), ("tz", "ʦ"), ("ts", "ʦ"),
+    ("x", "ks"), ("q", "k"), ("z", "s"),
+)  # fmt: skip
+_DOUBLED: Final = re.compile(r"([^*])\1+")
+_SILENT_E: Final = re.compile(r"(?<=[^aeiouy*])e(?=s?$)")  # "White", "Jones"
+_SILENT_H: Final = re.compile(r"(?<=[aeiouy])h(?![aeiouy])")  # "Johnson", "Sarah"
+
+
+@lru_cache(maxsize=4096)
+def sound_keys(word: str) -> frozenset[str]:
+    """How a normalised name sounds, roughly, as keys: one for a Cyrillic
+    word, a few for a Latin one (w as «в» or «у», j as «дж» or «й»): «Браун»
+    and "Brown" share one."""
+    if _CYRILLIC.search(word):
+        s = word.replace("дж", "ʤ").translate(_CYR_SOUNDS)
+        variants = [s]
+    else:
+        s = unicodedata.normalize("NFD", word)
+        s = "".join(c for c in s if c.isalpha() and c.isascii())
+        s = re.sub("d?ge$", "ʤ", s)  # "George"
+        s = _SILENT_E.sub("", s) if len(s) > 3 else s
+        for a, b in _LATIN_SOUNDS:
+            s = s.replace(a, b)
+        s = re.sub("c(?=[eiy])", "s", s).replace("c", "k")
+        s = _SILENT_H.sub("", s)  # "Johnson"
+        variants = [
+            re.sub("g(?=[eiy])", g, s).replace("w", w).replace("j", j)
+            for w in ("v", _VOWEL)
+            for j in ("ʤ", _VOWEL)
+            for g in ("g", "ʤ")
+        ]
+    out = set()
+    for v in variants:
+        v = re.sub("[aeiouy]", _VOWEL, v)
+        v = _DOUBLED.sub(r"\1", re.sub(r"\*+", _VOWEL, v))
+        if v.strip(_VOWEL):
+            out.add(v)
+    return frozenset(out)
 
 
 _BALL_SKELETONS: Final = {

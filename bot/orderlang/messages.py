@@ -53,6 +53,8 @@ MESSAGES: Final[dict[str, str]] = {
     "no_height": N_("order.no_height"),
     "no_flight": N_("order.no_flight"),
     "stay_unknown": N_("order.stay_unknown"),
+    "moved_from": N_("order.moved_from"),
+    "moved_from_unknown": N_("order.moved_from_unknown"),
     "dragon_conflict": N_("order.dragon_conflict"),
     "dragon_word": N_("order.dragon_word"),
     "dragon_direction": N_("order.dragon_direction"),
@@ -83,6 +85,7 @@ MESSAGES: Final[dict[str, str]] = {
     "too_large": N_("order.too_large"),
     "too_many_lines": N_("order.too_many_lines"),
     "wrong_round": N_("order.wrong_round"),
+    "pasted_round": N_("order.pasted_round"),
     # -- engine legality (engine/problems.py Code) -------------------------------------
     "match_ended": N_("order.match_ended"),
     "tick_range": N_("order.tick_range"),

@@ -1,7 +1,9 @@
 """Players by name or number: exact, inflected, prefix, then "did you mean".
 
 Names are compared by :func:`lexicon.skeleton`, so case, е/ё, look-alike
-letters and Latin transliteration do not matter ("Kuznetsov" is Кузнецов).
+letters and Latin transliteration do not matter ("Kuznetsov" is Кузнецов);
+failing all else, a name written in the other script is compared by how it
+sounds (:func:`lexicon.sound_keys`: «Браун» is Brown, "Braun" is «Браун»).
 A player matches by his full roster name or its last word (the surname); an
 inflected form ("у Смирнова") matches when the ending is dropped; three or
 more first letters match when only one player's name starts so.  Two
@@ -11,16 +13,18 @@ players fitting is an ambiguity, never a guess.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from engine.state import PlayerState
 
-from .lexicon import norm_word, skeleton
+from .lexicon import norm_word, skeleton, sound_keys
 
 __all__ = ["NameMatch", "Roster", "display_name", "find_player", "player_keys", "roster_of"]
 
+_CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 _ENDINGS = ("ому", "ым", "ом", "ой", "им", "ем", "ого", "а", "у", "е", "ы")
 _ENDING_KEYS = tuple(dict.fromkeys(skeleton(e) for e in _ENDINGS))
 
@@ -62,6 +66,12 @@ class Roster:
         for p in _unique(pool):
             for k in player_keys(p):
                 self.by_key.setdefault(k, []).append(p)
+        # (written in Cyrillic, sound key) -> players: a name is looked up by
+        # sound only among the names of the other script («Браун» for Brown)
+        self.by_sound: dict[tuple[bool, str], list[PlayerState]] = {}
+        for p in _unique(pool):
+            for script, k in _sound_keys(p.name):
+                self.by_sound.setdefault((script, k), []).append(p)
         self._found: dict[tuple[tuple[str, ...], bool], NameMatch] = {}
 
     def find(self, words: Sequence[str], *, suggest: bool = True) -> NameMatch:
@@ -102,10 +112,42 @@ class Roster:
                 return NameMatch(player=prefixed[0])
             if prefixed:
                 return NameMatch(candidates=prefixed)
+        sounded = self._by_sound("".join(words))
+        if len(sounded) == 1:
+            return NameMatch(player=sounded[0])
+        if sounded:
+            return NameMatch(candidates=sounded)
         if not suggest:
             return NameMatch()
         close = difflib.get_close_matches(key, list(self.by_key), n=3, cutoff=0.7)
         return NameMatch(suggestions=_unique([p for k in close for p in self.by_key[k]]))
+
+    def _by_sound(self, written: str) -> tuple[PlayerState, ...]:
+        """The players whose name, in the other script, sounds like ``written``
+        («Браун», «у Брауна» for Brown; "Braun" for «Браун»)."""
+        cyrillic = bool(_CYRILLIC.search(written))
+        forms = [written]
+        if cyrillic:  # «у Брауна»: the ending dropped
+            forms += [written[: -len(e)] for e in _ENDINGS if written.endswith(e)]
+        for form in forms:
+            if len(form) < 2:
+                continue
+            found = _unique(
+                [p for k in sound_keys(form) for p in self.by_sound.get((not cyrillic, k), ())]
+            )
+            if found:
+                return found
+        return ()
+
+
+@lru_cache(maxsize=1024)
+def _sound_keys(name: str) -> frozenset[tuple[bool, str]]:
+    """(in Cyrillic, sound key) of a roster name: of the whole name and of its surname."""
+    words = [norm_word(w) for w in name.split()]
+    if not words:
+        return frozenset()
+    forms = {"".join(words), words[-1]}
+    return frozenset((bool(_CYRILLIC.search(f)), k) for f in forms for k in sound_keys(f))
 
 
 _ROSTERS: dict[tuple[tuple[str, int, str], ...], Roster] = {}

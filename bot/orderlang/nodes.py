@@ -59,6 +59,9 @@ class Flight:
     height: int | None
     start: int
     end: int
+    # A move as a round report prints it, "88/2→89/2": where it starts (cell,
+    # height), to be where the player stands when the tick begins.
+    origin: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ and that only for an internal failure: bad input is reported, not raised.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any, Final
@@ -22,8 +23,8 @@ from engine.ruleset import Ruleset
 from engine.state import MatchState, PlayerState, other_side
 
 from .actions import is_spell, to_mate_word
-from .echo import JudgeLines
-from .errors import OrderError, OrderLanguageError
+from .echo import JudgeLines, round_named
+from .errors import ErrorKind, OrderError, OrderLanguageError
 from .lexicon import KEYWORD_TYPES, ball_of
 from .messages import (
     ENGINE_CODE_ALIASES,
@@ -35,7 +36,7 @@ from .messages import (
     quote,
 )
 from .names import find_player
-from .nodes import DragonLine, Line, PlayerLine, SyntaxIssue
+from .nodes import DragonLine, Line, PlayerLine, RoundHeader, SyntaxIssue
 from .resolve import Resolver
 from .result import Order, ParseResult, apply_clears
 from .spelling import NearMisses
@@ -51,6 +52,9 @@ MAX_MESSAGE_BYTES: Final = 20 * 1024
 # limit and MAX_LINE_TOKENS this bounds the work a message can cost.
 MAX_ORDER_LINES: Final = 200
 _MAX_LEGALITY_ROUNDS: Final = 4
+# A quoted line, as a mail reply quotes the message it answers ("> …", "> > …",
+# ">…"): the writer's quotation, not his orders (no order line starts so).
+_QUOTED: Final = re.compile(r"\s*>")
 _KEYWORDS: Final = NearMisses(w for w in KEYWORD_TYPES if len(w) >= 3)
 _GUESS_WORDS: Final = 8  # how far back from the failure a misspelt keyword is looked for
 _FLIGHT_CODES: Final = frozenset(
@@ -124,13 +128,27 @@ def _parse(
     syntax_errors: list[OrderError] = []
     order_lines = 0
     judge = JudgeLines(state, side)
-    for number, raw in enumerate(split_lines(text), start=1):
+    pasted = _PastedRounds(state.round, lang)
+    lines = split_lines(text)
+    for number, raw in enumerate(lines, start=1):
         if not raw or raw.isspace():
             judge.gap()
+            pasted.end(syntax_errors)
+            continue
+        if _QUOTED.match(raw):
+            judge.gap()  # a quotation ("> ", any depth: a mail reply's): not orders
+            pasted.end(syntax_errors)
             continue
         if judge.ignores(raw):
+            pasted.judge_line(raw, number, syntax_errors)
             continue  # the judge's own line of its answer, pasted back: a comment
+        if pasted.skips(number):
+            continue
         line = parse_line(number, raw)
+        if line.issue is not None and _attribution(raw, lines, number):
+            continue  # "Иван пишет:" above a quotation: the quotation's, not orders
+        if pasted.starts(line):
+            continue
         if line.node is not None or line.issue is not None:
             order_lines += 1
             if order_lines > MAX_ORDER_LINES:
@@ -142,14 +160,22 @@ def _parse(
         if line.issue is not None:
             syntax_errors.append(
                 _syntax_error(
-                    line, line.issue, lang, resolver.suggest, resolver.ruleset, state.players
+                    line,
+                    line.issue,
+                    lang,
+                    resolver.suggest,
+                    resolver.ruleset,
+                    state.players,
+                    state,
+                    side,
                 )
             )
             resolver.other_errors += 1
         resolver.feed(line)
+    pasted.end(syntax_errors)
     resolver.finish()
     errors = sorted(syntax_errors + resolver.errors, key=lambda e: e.line)
-    if any(e.kind == "wrong_round" for e in errors):
+    if any(e.code == "wrong_round" for e in errors):
         return ParseResult(errors=tuple(errors), round=resolver.round)
     orders = RoundOrders(
         players=tuple(resolver.players.values()),
@@ -170,7 +196,84 @@ def _parse(
         else {o: n for o, n in resolver.line_of.items() if _contains(orders, o)}
     )
     clear_lines = tuple(sorted(resolver.clear_lines))
-    return ParseResult(orders, clears, tuple(errors), resolver.round, line_of, clear_lines)
+    notes = pasted.notes([*line_of.values(), *clear_lines])
+    return ParseResult(orders, clears, tuple(errors), resolver.round, line_of, clear_lines, notes)
+
+
+class _PastedRounds:
+    """The judge's answer of another round pasted into a message (last
+    round's, copied to be edited): its own lines are comments whatever the
+    round (:class:`JudgeLines`); its sheet, a "Раунд N" line of that round
+    under them, is that round's orders — not taken, one error says so and
+    how to give them for this round; the other order lines are read for
+    this round, and a note says so (the answer's round and this one)."""
+
+    def __init__(self, current: int, lang: str) -> None:
+        self.current = current
+        self.lang = lang
+        self.named: int | None = None  # the round the last judge's line named
+        self.first: int | None = None  # the first judge's line of another round
+        self.other: int | None = None  # that round's number
+        self.sheet: tuple[Line, RoundHeader, list[int]] | None = None  # being skipped
+
+    def judge_line(self, raw: str, number: int, errors: list[OrderError]) -> None:
+        self.end(errors)
+        named = round_named(raw)
+        if named is not None:
+            self.named = named
+            if named != self.current and self.first is None:
+                self.first, self.other = number, named
+
+    def starts(self, line: Line) -> bool:
+        """Whether ``line`` begins the sheet of another round of a pasted answer."""
+        node = line.node
+        if not isinstance(node, RoundHeader) or node.number == self.current:
+            return False
+        if node.number != self.named:
+            return False  # the writer's own header: a message of another round
+        self.sheet = (line, node, [line.number])
+        return True
+
+    def skips(self, number: int) -> bool:
+        if self.sheet is None:
+            return False
+        self.sheet[2].append(number)
+        return True
+
+    def end(self, errors: list[OrderError]) -> None:
+        """The pasted sheet (if one is being skipped) ends: its error."""
+        if self.sheet is None:
+            return
+        line, node, numbers = self.sheet
+        self.sheet = None
+        en = lang_of(self.lang) == 1
+        word = "Round" if en else "Раунд"
+        span = f"{numbers[0]}–{numbers[-1]}" if len(numbers) > 1 else str(numbers[0])
+        text = message(
+            "pasted_round", self.lang, got=node.number, current=self.current, lines=span,
+            header=f"{word} {node.number}", fixed=f"{word} {self.current}",
+        )  # fmt: skip
+        errors.append(
+            OrderError(
+                "wrong_round", line.number, line.text, node.start, node.end, text, "pasted_round"
+            )
+        )
+
+    def notes(self, taken: Sequence[int]) -> tuple[str, ...]:
+        """A note when orders were read from the lines of an answer of another round."""
+        if self.first is None or not any(n > self.first for n in taken):
+            return ()
+        return (t("order.other_round_answer", self.lang, got=self.other, current=self.current),)
+
+
+def _attribution(raw: str, lines: Sequence[str], number: int) -> bool:
+    """Whether line ``number`` (``raw``, a line the reader cannot take) ends
+    with a colon and the next line with text is quoted: the quotation's
+    attribution ("… пишет:", "On … wrote:"), as a mail reply writes it."""
+    if not raw.rstrip().endswith(":"):
+        return False
+    following = next((x for x in lines[number:] if x.strip()), "")
+    return bool(_QUOTED.match(following))
 
 
 def _with_tick_context(error: OrderError, header: tuple[int, ...] | None, lang: str) -> OrderError:
@@ -216,6 +319,8 @@ def _syntax_error(
     suggest: bool,
     ruleset: Ruleset,
     players: Sequence[PlayerState] = (),
+    state: MatchState | None = None,
+    side: Side | None = None,
 ) -> OrderError:
     params: dict[str, Any] = dict(issue.params)
     code, start, end = issue.code, issue.start, issue.end
@@ -229,6 +334,12 @@ def _syntax_error(
         hint = _pass_without_target(line.text, lang, ruleset) if guess is None else None
         if code == "syntax_end" and hint is not None:
             code, start, end, params = "pass_no_target", hint[0], hint[1], hint[2]
+            opponent = _opponent(params.pop("mate", ""), state, side)
+            if opponent is not None:
+                # "пас красный Соколову", Соколов of the other team: a pass to a
+                # player goes to a team-mate, not «игроку Соколову»
+                code, params = "receiver_opponent", opponent
+        params.pop("mate", None)
         subst = _substitution_forms(line.text, lang, players) if guess is None else None
         if subst is not None:
             code, start, end, params = "subst_form", subst[0], subst[1], subst[2]
@@ -239,7 +350,8 @@ def _syntax_error(
     text = message(code, lang, **params)
     if suggestions:
         text += " " + message("suggest", lang, suggestions=_quote(suggestions, lang))
-    return OrderError("syntax", line.number, line.text, start, end, text, code, suggestions)
+    kind: ErrorKind = "illegal" if code == "receiver_opponent" else "syntax"  # as resolve.py's
+    return OrderError(kind, line.number, line.text, start, end, text, code, suggestions)
 
 
 def _pass_without_target(
@@ -271,7 +383,21 @@ def _pass_without_target(
     cell, height = _a_cell_in_range(words[:at], ruleset)
     to_cell = f"{head}{ball} {'to' if en else '->'} {cell} {'h' if en else 'в'}{height}{tail}"
     end = words[-1].end
-    return words[at].start, end, {"to_mate": to_mate, "to_cell": to_cell}
+    return words[at].start, end, {"to_mate": to_mate, "to_cell": to_cell, "mate": mate}
+
+
+def _opponent(mate: str, state: MatchState | None, side: Side | None) -> dict[str, str] | None:
+    """The name and team of the opponent a pass's word names (None: it names
+    a team-mate, nobody, or the writer is a game master, of both teams)."""
+    if state is None or side is None or not mate:
+        return None
+    words = tuple(w.value for w in tokenize(mate) if w.type == "WORD")
+    if not words or find_player(words, state.team_players(side)).player is not None:
+        return None
+    theirs = find_player(words, state.team_players(other_side(side))).player
+    if theirs is None:
+        return None
+    return {"name": theirs.name or str(theirs.number), "team": state.team(theirs.side).name}
 
 
 def _substitution_forms(

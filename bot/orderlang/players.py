@@ -10,6 +10,7 @@ that order comes later in the message or is on file.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from engine.geometry import Side
 from engine.orders import Pass, PlayerOrder, RoundOrders, Substitution
@@ -62,6 +63,8 @@ class PlayerReader(ActionReader):
         if node.flight is None:
             raise self.error("syntax", "no_flight", span)
         where = node.flight
+        if isinstance(where, Flight) and where.origin is not None:
+            self._moved_from(where, player, ticks)
         keys = []
         for tick in ticks:
             if isinstance(where, Flight):
@@ -139,6 +142,38 @@ class PlayerReader(ActionReader):
         if where is None:
             raise self.error("syntax", "stay_unknown", span, name=player.name, tick=tick)
         return where
+
+    def _moved_from(self, f: Flight, player: PlayerState, ticks: tuple[int, ...]) -> None:
+        """A move copied from a round report ("Иванов 88/2→89/2") is a flight
+        to its end, if it starts where the player stands when each of its
+        ticks begins (as far as the sheet knows); else an error with the
+        line to write, the move's end alone ("Иванов: 89 в2")."""
+        assert f.origin is not None and self._line is not None
+        for tick in ticks:
+            before = (f.cell, f.height) if tick - 1 in ticks else self._before(player, tick)
+            if before == f.origin:
+                continue
+            text = self._line.text
+            h = "h" if lang_of(self.lang) == 1 else "в"
+            head = text[: f.start].rstrip()
+            head = head if head.endswith(":") else f"{head}:"
+            example = f"{head} {f.cell} {h}{f.height}{text[f.end :]}".strip()
+            params: dict[str, Any] = {
+                "got": text[f.start : f.end],
+                "name": player.name or player.number,
+                "tick": tick,
+                "from_cell": f.origin[0],
+                "from_height": f.origin[1],
+                "to_cell": f.cell,
+                "to_height": f.height,
+                "example": example,
+            }
+            if before is None:
+                raise self.error("syntax", "moved_from_unknown", (f.start, f.end), **params)
+            cell, height = before
+            raise self.error(
+                "syntax", "moved_from", (f.start, f.end), cell=cell, height=height, **params
+            )
 
     def _flight(self, f: Flight, player: PlayerState, tick: int) -> tuple[int, int]:
         if f.height is None:

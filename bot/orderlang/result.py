@@ -61,6 +61,9 @@ class ParseResult:
     round: int | None = None
     line_of: Mapping[Order, int] = field(default_factory=dict)
     clear_lines: tuple[int, ...] = ()  # the lines that asked to clear something
+    # What the writer is told beside the errors (localised sentences): orders
+    # read from a pasted answer of another round were taken for this one.
+    notes: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:

@@ -174,6 +174,12 @@ class _ToNodes(Transformer[Token, Any]):
         end = h.end if h else cell.end
         return Flight(int(cell.value), h.value if h else None, items[0].start, end)
 
+    def moved(self, items: list[Any]) -> Flight:
+        origin: Word = items[0]
+        h: _Height = items[1]
+        to: Flight = items[-1]
+        return replace(to, origin=(int(origin.value), h.value), start=origin.start)
+
     def theight(self, items: list[Any]) -> _Height:
         return self.height(items)
 
@@ -357,7 +363,7 @@ def _read_order(order_text: str, text: str) -> tuple[Node | None, SyntaxIssue | 
         return None, SyntaxIssue(
             "syntax_number", bad.start, bad.end, (("got", text[bad.start : bad.end]),)
         )
-    header = _header(tokens)
+    header = _header(tokens) or _tick_list(tokens, order_text)
     if header is not None:
         return header, None
     # The inline transformer builds our node while the table is driven.
@@ -431,6 +437,36 @@ def _header(tokens: list[Word]) -> Node | None:
     if head.type == "ROUND":
         return RoundHeader(int(n.value), (), head.start, n.end)
     return None
+
+
+def _tick_list(tokens: list[Word], text: str) -> TickHeader | None:
+    """A tick header listing several ticks ("Такт 1, 2", "Такты 1 и 2", "Ticks
+    1, 2-3", "такт 1 и такт 3"): the lines below are for each of them, as
+    under "Такт 1-2".  Each tick after the first has its tick word or a mark
+    before it (a comma, "и", "and"): "т1 3" is player 3's line on tick 1."""
+    if len(tokens) < 3 or tokens[0].type != "TICK":
+        return None
+    specs: list[Ticks] = []
+    i, count = 0, len(tokens)
+    while i < count:
+        start = i
+        if tokens[i].type == "TICK":
+            i += 1
+        if i >= count or tokens[i].type != "INT":
+            return None
+        first = last = tokens[i]
+        i += 1
+        if i + 1 < count and tokens[i].type == "DASH":
+            j = i + 2 if tokens[i + 1].type == "TICK" else i + 1
+            if j >= count or tokens[j].type != "INT":
+                return None
+            last, i = tokens[j], j + 1
+        if specs and tokens[start].type != "TICK":
+            between = text[specs[-1].end : tokens[start].start]
+            if not between.strip():
+                return None
+        specs.append(Ticks(int(first.value), int(last.value), tokens[start].start, last.end))
+    return TickHeader(tuple(specs)) if len(specs) > 1 else None
 
 
 @lru_cache(maxsize=256)

@@ -65,6 +65,11 @@ _EFFECT: Final[dict[str, str]] = {
     "extinguish": N_("name.effect.extinguish"),
     "pepper": N_("name.effect.pepper"),
     "paralyse": N_("name.effect.paralyse"),
+    # The second edition's balls (variant-001.toml [balls.*] effect).
+    "daze_zone": N_("name.effect.daze_zone"),
+    "spit": N_("name.effect.spit"),
+    "gape": N_("name.effect.gape"),
+    "sleep": N_("name.effect.sleep"),
 }
 
 _EFFECT_SHORT: Final[dict[str, str]] = {
@@ -73,9 +78,19 @@ _EFFECT_SHORT: Final[dict[str, str]] = {
     "extinguish": N_("name.effect_short.extinguish"),
     "pepper": N_("name.effect_short.pepper"),
     "paralyse": N_("name.effect_short.paralyse"),
+    "daze_zone": N_("name.effect_short.daze_zone"),
+    "spit": N_("name.effect_short.spit"),
+    "gape": N_("name.effect_short.gape"),
+    "sleep": N_("name.effect_short.sleep"),
 }
 
-_FIRE: Final[dict[str, str]] = {"short": N_("name.fire.short"), "volley": N_("name.fire.volley")}
+_FIRE: Final[dict[str, str]] = {
+    "short": N_("name.fire.short"),
+    "volley": N_("name.fire.volley"),
+    # The second edition's flames (variant-001): no budget, paced by ticks.
+    "jet": N_("name.fire.jet"),
+    "wall": N_("name.fire.wall"),
+}
 
 _SIDE_LETTER: Final[dict[Side, str]] = {
     "left": N_("name.side.left"),

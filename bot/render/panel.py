@@ -123,6 +123,14 @@ def panel_lines(state: MatchState, lang: str, gm_view: bool) -> tuple[list[Line]
         )
     if not swallowed:
         second.append((t("panel.none", lang), MUTED, False))
+    # The second edition's players out of the game for good (only when there
+    # are any: the classic game has none).
+    out = [p for p in state.players if p.status == "out"]
+    if out:
+        second.append((t("panel.out", lang), INK, True))
+        for p in sorted(out, key=lambda p: (p.side, p.number)):
+            who = f"{side_letter(p.side, lang)}{p.number} {p.name}"
+            second.append((who, TEAM_COLOURS[p.side], False))
     return first, second
 
 
@@ -137,9 +145,15 @@ def _paced_fire(state: MatchState) -> bool:
 
 
 def _fire_001(state: MatchState, d: DragonState, lang: str) -> str:
+    """«струя готова; вал — с раунда 5» (:func:`fire_001_words`)."""
+    jet, wall = fire_001_words(state, d, lang)
+    return t("panel.fire_001", lang, jet=jet, wall=wall)
+
+
+def fire_001_words(state: MatchState, d: DragonState, lang: str) -> tuple[str, str]:
     """When the dragon may next breathe a jet and a wall, as the engine
     decides it (engine/resolution/square/dragon_acts.py, the marks jet_ready, wall_round,
-    breath_round): «струя готова; вал — с раунда 5»."""
+    breath_round): «струя готова», «вал — с раунда 5»."""
     per_round = load_ruleset(state.ruleset).ticks_per_round
     upcoming = (state.round - 1) * per_round + state.tick + 1  # the next tick to play
     breath = d.mark("breath_round") or 0
@@ -155,7 +169,7 @@ def _fire_001(state: MatchState, d: DragonState, lang: str) -> str:
         wall_text = t("panel.wall_ready", lang)
     else:
         wall_text = t("panel.wall_at", lang, round=wall)
-    return t("panel.fire_001", lang, jet=jet_text, wall=wall_text)
+    return jet_text, wall_text
 
 
 def draw_panel(

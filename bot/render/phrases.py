@@ -96,12 +96,14 @@ def why(code: object, lang: str) -> str:
     return t(key, lang) if key is not None else ""
 
 
-def percent(p: float) -> str:
-    """50% / 16.7%: whole percents unless that would hide a fraction."""
+def percent(p: float, lang: str = "en") -> str:
+    """50% / 16.7%: whole percents unless that would hide a fraction, which
+    Russian writes with a decimal comma (16,7%)."""
     value = p * 100.0
     if abs(value - round(value)) < 0.05:
         return f"{round(value)}%"
-    return f"{value:.1f}%"
+    text = f"{value:.1f}%"
+    return text.replace(".", ",") if lang == "ru" else text
 
 
 def points(n: int, lang: str) -> str:

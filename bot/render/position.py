@@ -444,7 +444,9 @@ def _goals(
     previous: MatchState | None,
 ) -> None:
     """A gold star with the points by the head of the dragon that swallowed a
-    goal, on the side of the head where it covers no piece."""
+    goal, on the side of the head where it covers no piece; two goals into
+    one dragon in a tick (two passes landing in its mouth) get a star each,
+    side by side."""
     busy = _busy_cells(layout, state, events, previous)
     for e in events:
         if e.kind is not Kind.GOAL:
@@ -457,19 +459,21 @@ def _goals(
         if not layout.board.is_cell(head) or not field.is_cell(head):
             continue
         r = layout.radius
-        spot = _goal_spot(layout, field, dragon, busy)
+        spot, beside = _goal_spot(layout, field, dragon, busy)
         with scene.tagged(cell=head, role="goal", label=str(e.data.get("ball"))):
             goal_burst(scene, spot, as_int(e.data.get("points")), r * 0.62)
-        busy[head] = busy.get(head, 0) + 1
+        # The star covers the near half of that neighbour: the next goal's
+        # star goes elsewhere (it was drawn on the same spot, hiding this one).
+        busy[beside] = busy.get(beside, 0) + 1
 
 
 def _goal_spot(
     layout: Layout, field: HexField | SquareField, dragon: DragonState, busy: dict[int, int]
-) -> Point:
+) -> tuple[Point, int]:
     """Towards the neighbour of the head with the fewest pieces (never the
-    dragon's own body): the star covers the near half of that cell.  Among
-    equally free ones, above the head first, then beside it (right before
-    left), below it last."""
+    dragon's own body): the star covers the near half of that cell, which is
+    returned with the spot.  Among equally free ones, above the head first,
+    then beside it (right before left), below it last."""
     hx, hy = layout.centre(dragon.head)
     r = layout.radius
     body = set(dragon_cells_of(field, dragon) or ())
@@ -481,9 +485,9 @@ def _goal_spot(
         score = (busy.get(cell, 0), round(cy - hy, 1), round(hx - cx, 1), cell)
         best = score if best is None or score < best else best
     if best is None:
-        return (hx + r * 0.9, hy - r * 0.7)
+        return (hx + r * 0.9, hy - r * 0.7), dragon.head
     cx, cy = layout.centre(best[3])
-    return (hx + (cx - hx) * 0.7, hy + (cy - hy) * 0.7)
+    return (hx + (cx - hx) * 0.7, hy + (cy - hy) * 0.7), best[3]
 
 
 def _busy_cells(

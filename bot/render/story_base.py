@@ -100,7 +100,7 @@ class StoryBase:
         if e.ok is None and e.p > 0:
             n = round(1 / e.p)
             return self.t("report.one_in", n=n)
-        return percent(e.p)
+        return percent(e.p, self.lang)
 
     def score(self, value: Any) -> str:
         left, right = _score_pair(value, self.names)

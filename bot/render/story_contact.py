@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.i18n import N_
+from bot.i18n import N_, tn
 from engine.events import Event, Kind
 
-from .names import direction_name, spell_name
+from .names import ball_colour, direction_name, spell_name
 from .phrases import ACTIONS as _ACTIONS
 from .story_base import StoryBase, other_side
 from .values import as_int, as_list, as_people
@@ -33,11 +33,16 @@ class ContactStory(StoryBase):
 
     def on_collision_second(self, i: int, e: Event) -> None:
         actor = self.actor(e)
+        collision = self._collision_before(i)
         if e.ok:
-            self.add(
-                self.t("report.collision_second_yes", name=self.name(*actor), p=self.chance(e)),
-                actor,
+            # Classic: one was picked to fall, «the other falls too»; 001:
+            # each draws for himself, so nobody has fallen «too» before him.
+            key = (
+                N_("report.collision_second_yes")
+                if collision is None or collision[1]
+                else N_("report.collision_fall")
             )
+            self.add(self.t(key, name=self.name(*actor), p=self.chance(e)), actor)
             return
         # «holds on — 50%», the lost actions and the held_on itself: one sentence.
         text = self.t("report.collision_second_no", name=self.name(*actor), p=self.chance(e))
@@ -46,8 +51,24 @@ class ContactStory(StoryBase):
         if j is not None:
             self._used.add(j)
             lost = self._held_actions(j, actor)
+            # 001: a survivor flies back to the cell he came from this tick.
+            back = self.events[j].data.get("cell")
+            if collision is not None and back is not None and back != collision[0]:
+                lost = self.t("report.knocked_back", cell=back) + lost
         # The lost action is his own: his description goes beside it.
         self.add(text + lost + ".", actor, action=bool(lost))
+
+    def _collision_before(self, i: int) -> tuple[Any, bool] | None:
+        """The cell of the collision event ``i`` belongs to, and whether a
+        draw picked who falls (classic) rather than each drawing (001)."""
+        picked = False
+        for j in range(i - 1, -1, -1):
+            x = self.events[j]
+            if x.kind is Kind.COLLISION_PICK:
+                picked = True
+            elif x.kind is Kind.COLLISION:
+                return x.data.get("cell"), picked
+        return None
 
     def on_held_on(self, i: int, e: Event) -> None:
         actor = self.actor(e)
@@ -83,7 +104,26 @@ class ContactStory(StoryBase):
     def on_dragon_knock_roll(self, i: int, e: Event) -> None:
         part = self.where(e.data.get("part")) or e.data.get("part")
         yes, no = N_("report.knock_yes"), N_("report.knock_no")
-        self._dragon_roll(e, N_("report.knock"), yes, no, part=part)
+        if e.ok:
+            self._dragon_roll(e, N_("report.knock"), yes, no, part=part)
+            return
+        # «stays up — 50%» and his held_on with the actions it cost: one
+        # sentence (the held_on line said «удержался при столкновении» again).
+        actor = self.actor(e)
+        lost = ""
+        j = self.find(i + 1, lambda x: str(x.kind) == "held_on" and self._same(x, actor))
+        if j is not None:
+            self._used.add(j)
+            lost = self._held_actions(j, actor)
+        text = self.t(
+            N_("report.knock"),
+            name=self.name(*actor),
+            dragon=self.dragon(e.data.get("dragon")),
+            p=self.chance(e),
+            outcome=self.t(no) + lost,
+            part=part,
+        )
+        self.add(text, actor, action=bool(lost))
 
     def on_swallow_roll(self, i: int, e: Event) -> None:
         where = self.where(e.data.get("where")) or "—"
@@ -103,17 +143,19 @@ class ContactStory(StoryBase):
     def on_player_swallowed(self, i: int, e: Event) -> None:
         d = e.data
         actor = self.actor(e)
-        balls = [self.ball(b) for b in as_list(d.get("balls"))]
-        key = N_("report.player_swallowed_balls") if balls else N_("report.player_swallowed")
-        self.add(
-            self.t(
-                key,
-                name=self.name(*actor),
-                balls=", ".join(balls),
-                dragon=self.dragon(d.get("dragon")),
-            ),
-            actor,
+        # «вместе с мячами (чёрный, зелёный)», as the table says «в руках: …»
+        balls = [ball_colour(str(b), self.lang) for b in as_list(d.get("balls"))]
+        values = dict(
+            name=self.name(*actor),
+            balls=", ".join(balls),
+            dragon=self.dragon(d.get("dragon")),
+            team=self.team(d.get("dragon")),
         )
+        if balls:  # «с мячом» for one ball, «с мячами» for two
+            text = tn("report.player_swallowed_balls", len(balls), self.lang, **values)
+        else:
+            text = self.t(N_("report.player_swallowed"), **values)
+        self.add(text, actor)
 
     def on_fall(self, i: int, e: Event) -> None:
         d = e.data

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.i18n import N_
+from bot.i18n import N_, tn
 from engine.events import Event, Kind
 from engine.geometry import SIDES
 
@@ -241,7 +241,21 @@ class FlightStory(StoryBase):
 
     def on_fire(self, i: int, e: Event) -> None:
         d = e.data
-        cells = ", ".join(str(c) for c in sorted(c for c in as_list(d.get("cells")) if is_cell(c)))
+        burnt = sorted(c for c in as_list(d.get("cells")) if is_cell(c))
+        cells = ", ".join(str(c) for c in burnt)
+        if str(d.get("fire")) in ("jet", "wall"):
+            # 001 counts no flames: no «Осталось: коротких …» (its fields hold 0).
+            self.add(
+                tn(
+                    "report.fire_paced",
+                    len(burnt),
+                    self.lang,
+                    Dragon=self.dragon(d.get("side"), True),
+                    fire=fire_name(str(d.get("fire")), self.lang),
+                    cells=cells,
+                )
+            )
+            return
         key = N_("report.fire_random") if d.get("random") else N_("report.fire")
         self.add(
             self.t(
@@ -472,8 +486,13 @@ class FlightStory(StoryBase):
             people = as_people(spat.get("players"))
             names = ", ".join(self.name(*p) for p in people)
             self.add(
-                self.t(
-                    "report.pepper_now", dragon=dragon, names=names, round=spat.get("return_round")
+                tn(  # «Он вернётся» for one player, «Они вернутся» for more
+                    "report.pepper_now",
+                    len(people),
+                    self.lang,
+                    dragon=dragon,
+                    names=names,
+                    round=spat.get("return_round"),
                 ),
                 *((str(s), as_int(n)) for s, n in people),
             )

@@ -6,7 +6,7 @@ next round or out of the game) are told with the classic ones
 
 from __future__ import annotations
 
-from bot.i18n import N_
+from bot.i18n import N_, tn
 from engine.events import Event
 
 from .names import direction_name
@@ -14,6 +14,14 @@ from .story_base import StoryBase
 from .values import as_list
 
 __all__ = ["SquareStory"]
+
+# What threw a player aside (the event's ``cause``).
+_THROWN_BY = {
+    "tail": N_("report.thrown_by.tail"),
+    "wings": N_("report.thrown_by.wings"),
+    "daze": N_("report.thrown_by.daze"),
+    "fight": N_("report.thrown_by.fight"),
+}
 
 
 class SquareStory(StoryBase):
@@ -27,6 +35,9 @@ class SquareStory(StoryBase):
         actor = self.actor(e)
         cell = d.get("cell")
         key = N_("report.thrown") if cell is not None else N_("report.thrown_dome")
+        # Why: a strike and the fight have a line of their own just before,
+        # the dazing zone none (it acts every tick of the round after the goal).
+        cause = _THROWN_BY.get(str(d.get("cause")))
         self.add(
             self.t(
                 key,
@@ -34,6 +45,7 @@ class SquareStory(StoryBase):
                 cell=cell,
                 from_cell=d.get("from_cell"),
                 direction=direction_name(d.get("direction"), self.lang),
+                cause=f"; {self.t(cause)}" if cause else "",
             ),
             actor,
         )
@@ -46,13 +58,15 @@ class SquareStory(StoryBase):
 
     def on_turn_zone(self, i: int, e: Event) -> None:
         d = e.data
-        cells = ", ".join(str(c) for c in as_list(d.get("cells")))
-        if cells:
+        swept = as_list(d.get("cells"))
+        if swept:
             self.add(
-                self.t(
-                    N_("report.turn_zone"),
+                tn(  # «задевая клетку 108», «задевая клетки 73, 90»
+                    "report.turn_zone",
+                    len(swept),
+                    self.lang,
                     dragon=self.dragon(d.get("side"), capital=True),
-                    cells=cells,
+                    cells=", ".join(str(c) for c in swept),
                 )
             )
 

@@ -16,6 +16,7 @@ from engine.state import MatchState, PlayerState
 
 from .course import next_course, pass_landing
 from .names import ball_colour, direction_name, effect_short, side_letter
+from .panel import fire_001_words
 from .values import is_cell
 
 __all__ = ["position_table"]
@@ -26,11 +27,12 @@ def position_table(
 ) -> list[str]:
     """The table's lines for the position ``state`` after round ``round_``."""
     out = [t("table.head", lang, round=round_)]
+    paced = isinstance(ruleset.extra, dict) and "jet_every_ticks" in ruleset.extra
     for side in SIDES:
         out.append(t("table.team", lang, team=state.team(side).name))
         players = sorted(state.team_players(side), key=lambda p: (p.status == "reserve", p.number))
         out.extend("  " + _player(p, state, lang) for p in players)
-        out.append("  " + _dragon(state, side, lang))
+        out.append("  " + _dragon(state, side, lang, paced=paced))
     free = [b for b in state.balls if b.status == "free" and is_cell(b.cell)]
     if free:
         out.append(t("table.free", lang))
@@ -95,6 +97,8 @@ def _player(p: PlayerState, state: MatchState, lang: str) -> str:
     if p.status == "swallowed":
         dragon = p.swallowed_by or ("right" if p.side == "left" else "left")
         return t("table.swallowed", lang, mark=mark, name=p.name, team=state.team(dragon).name)
+    if p.status == "out":  # 001: fell without the safety spell, the dome, the flame
+        return t("table.out", lang, mark=mark, name=p.name)
     if p.status == "reserve" or not is_cell(p.cell):
         return t("table.reserve", lang, mark=mark, name=p.name)
     text = t("table.player", lang, mark=mark, name=p.name, cell=p.cell, height=p.height)
@@ -103,7 +107,10 @@ def _player(p: PlayerState, state: MatchState, lang: str) -> str:
     return text
 
 
-def _dragon(state: MatchState, side: str, lang: str) -> str:
+def _dragon(state: MatchState, side: str, lang: str, *, paced: bool = False) -> str:
+    """The dragon's line; ``paced``: the second edition's fire, which counts
+    no flames (a jet every few ticks, a wall once in two rounds) — its budget
+    fields hold a sentinel (1000), never a count to show."""
     d = state.dragon("left" if side == "left" else "right")
     text = t(
         "table.dragon",
@@ -115,6 +122,9 @@ def _dragon(state: MatchState, side: str, lang: str) -> str:
     )
     if d.extinguished:
         text += t("table.no_fire", lang)
+    elif paced:
+        jet, wall = fire_001_words(state, d, lang)
+        text += t("table.fire_001", lang, jet=jet, wall=wall)
     else:
         text += t("table.fire", lang, short=d.short_left, volleys=d.volleys_left)
     effects = [effect_short(e, lang) for e in ("daze", "sneeze") if e in d.effects]

@@ -53,6 +53,8 @@ class Acknowledgement:
         )
         if errors or self.refusals:
             parts.append("\n".join(x for x in (errors, *self.refusals) if x))
+        if self.result.notes:  # which round orders of a pasted older answer went to
+            parts.append("\n".join(self.result.notes))
         for key, orders in (
             (N_("ack_withdrawn"), self.withdrawn),
             (N_("ack_cleared"), self.cleared),

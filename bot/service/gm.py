@@ -504,7 +504,7 @@ def end(tx: Tx, actor: Actor, game_id: int | None, reason: str = "") -> Outcome:
     # The summary of a finished match; why it ended is the master's words, above.
     summary = rounds.summary_text(tx, game, replace(state, status="ended", end_reason=None))
     left, right = state.teams
-    params.update(left=left.name, right=right.name, score=f"{left.score}:{right.score}",
+    params.update(left=left.name, right=right.name, score=f"{left.score} : {right.score}",
                   summary=summary)  # fmt: skip
     told = tell(tx, actor, game, "ended_by_gm", kind="match_end",
                 subject_key=N_("subject_match_end"), **params)  # fmt: skip

@@ -399,7 +399,7 @@ def _announce_end(
         subject_key=N_("subject_match_end"),
         left=left.name,
         right=right.name,
-        score=f"{left.score}:{right.score}",
+        score=f"{left.score} : {right.score}",  # as the report's score line
         reason=lambda lang: t(
             END_REASON_TEXTS.get(state.end_reason or "", "end_reason_game_master"), lang
         ),

@@ -138,6 +138,17 @@ def test_bottom_posted_reply_keeps_the_new_text() -> None:
     assert read_message(raw_mail(body, charset="koi8-r")).text == ORDERS
 
 
+def test_reply_above_the_quote_keeps_its_line_numbers() -> None:
+    """Blank lines between the sender's lines stay, however many: the judge's
+    errors name a line by its number, the line as the sender wrote it."""
+    own = "Такт 1\n\n\nИванов: 89 в2\n\n\n\nКузнецв: 169 в2"
+    body = (
+        f"{own}\n\nOn Sat, 1 Mar 2025 at 21:00, Judge <judge@example.org> wrote:\n{_quoted(ACK)}\n"
+    )
+    text = read_message(raw_mail(body)).text
+    assert text == own and text.splitlines()[7] == "Кузнецв: 169 в2"
+
+
 def test_russian_attribution_written_with_brackets() -> None:
     body = f"{ORDERS}\n\n1 марта 2025 г., в 21:00, Судья <judge@example.org> написал(а):\n{_quoted(ACK)}"
     assert read_message(raw_mail(body, charset="cp1251")).text == ORDERS

@@ -4,7 +4,7 @@
 reserves a team.  ``midgame``: round 2, tick 0, with balls in hands, a
 player due back from the hospital wing on tick 3, a dazed right dragon, and
 the left dragon two cells from the centre line with one volley left.
-``twins``: rosters with shared surnames.
+``twins``: rosters with shared surnames; ``latin``: Latin names.
 """
 
 from __future__ import annotations
@@ -71,9 +71,33 @@ def twins() -> MatchState:
 
 
 @cache
+def latin() -> MatchState:
+    """Rosters with Latin names and a Latin-sounding Cyrillic one («Браун»)."""
+    rosters = {
+        "left": ("Brown", "Smith", "Green", "Greene", "Johnson", "Иванов", "Wright"),
+        "right": ("Браун", "Miller", "Соколов", "Clark", "Young", "King", "Scott"),
+    }
+    state, _ = new_match(RULESET, "orderlang-latin", rosters=rosters)
+    return state
+
+
+@cache
+def last_round() -> MatchState:
+    """The midgame position a round earlier: its answers are last round's."""
+    return replace(midgame(), round=1)
+
+
+@cache
 def after_tick1() -> MatchState:
     """The midgame position with its round's first tick already played."""
     return replace(midgame(), tick=1)
 
 
-STATES = {"opening": opening, "midgame": midgame, "twins": twins, "after_tick1": after_tick1}
+STATES = {
+    "opening": opening,
+    "midgame": midgame,
+    "twins": twins,
+    "latin": latin,
+    "last_round": last_round,
+    "after_tick1": after_tick1,
+}

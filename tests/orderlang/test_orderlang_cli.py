@@ -86,3 +86,14 @@ def test_unreadable_inputs_exit_2(files: Path) -> None:
     assert code == 2 and "cannot read the message file" in out
     code, out = _run(str(files / "m.txt"), "--state", str(files / "state.json"), "--team", "blue")
     assert code == 2 and "not left, right, gm or a team name" in out
+
+
+def test_a_note_on_a_pasted_answer_of_another_round_is_printed(files: Path) -> None:
+    (files / "m.txt").write_text(
+        "Лист приказов команды «Саламандры» на раунд 1:\nИванов: 89 в2\n", encoding="utf-8"
+    )
+    code, out = _run(str(files / "m.txt"), "--state", str(files / "state.json"), "--team", "left")
+    assert code == 0, out
+    assert out.startswith(
+        "В сообщении — ответ судьи на раунд 1; приказы из него взяты на текущий раунд 2.\n\nРаунд 2\n"
+    )

@@ -189,6 +189,13 @@ def test_a_pass_to_an_opponent_by_name_says_a_pass_goes_to_a_team_mate() -> None
     code, marked, msg = _one_error("Иванов: 89 в2, пас красный на Соколова")
     assert code == "receiver_opponent" and marked == "Соколова"
     assert "Соколов — игрок команды «Виверны»" in msg and "не можете" not in msg
+    # with no «на»/«игроку» too: not the form «игроку Соколову», which is refused as well
+    code, marked, msg = _one_error("Иванов: 89 в2, пас красный Соколову")
+    assert code == "receiver_opponent" and marked == "пас красный Соколову"
+    assert "Соколов — игрок команды «Виверны»" in msg and "игроку Соколову" not in msg
+    # a team-mate's name: both forms, as ever
+    code, _, msg = _one_error("Иванов: 89 в2, пас красный Петрову")
+    assert code == "pass_no_target" and "«пас красный игроку Петрову»" in msg
 
 
 def test_a_pass_with_no_target_shows_both_forms_with_its_own_words() -> None:
@@ -214,3 +221,17 @@ def test_a_substitution_line_it_cannot_read_shows_both_forms_with_its_names() ->
     code, _, msg = _one_error("substitute Popov by Zaitsev", "en")
     assert code == "subst_form" and "“sub Попов -> Зайцев”" in msg
     assert _read("sub Попов -> Зайцев", "en").ok
+
+
+def test_a_move_from_a_round_report_that_starts_elsewhere_gives_the_line_to_write() -> None:
+    code, marked, msg = _one_error("Иванов 87/2→88/2, ловить")
+    assert code == "moved_from" and marked == "87/2→88/2"
+    assert "с 87/2, а к началу такта 1 Иванов — на 88/2" in msg
+    assert "«Иванов: 88 в2, ловить»" in msg
+    assert _read("Иванов: 88 в2, ловить").ok
+    code, marked, msg = _one_error("т2 Petrov 91/2 -> 92/2", "en")
+    assert code == "moved_from_unknown" and marked == "91/2 -> 92/2"
+    assert "“т2 Petrov: 92 h2”" in msg and "start of tick 2 is unknown" in msg
+    # starting where he stands, the move is the flight to its end
+    r = _read("Иванов 88/2→89/2, пас красный -> 91 в2")
+    assert r.ok and [(o.cell, o.height) for o in r.orders.players] == [(89, 2)]

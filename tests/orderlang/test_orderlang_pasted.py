@@ -2,7 +2,8 @@
 
 The golden cases of ``golden/pasted_answers.toml`` are real answers: each
 with an ``answer_to`` is the answer the service renders to that message
-(bot/service/acknowledge.py, as a plain-text channel shows it), then the
+(bot/service/acknowledge.py, as a plain-text channel shows it; in the
+position ``answer_state``, if given: an answer of an earlier round), then the
 player's ``edits``; a test here renders it again, so the cases follow the
 catalogs and the printer.  The other tests check the recogniser itself.
 """
@@ -68,7 +69,7 @@ def test_the_golden_answers_are_what_the_judge_renders(case: dict[str, Any]) -> 
     side = case.get("side", "left")
     text = answer(
         case["answer_to"].strip("\n"),
-        STATES[case.get("state", "midgame")](),
+        STATES[case.get("answer_state", case.get("state", "midgame"))](),
         None if side == "gm" else side,
         case.get("lang", "ru"),
     )
@@ -143,3 +144,34 @@ def test_a_line_of_who_lacks_orders_counts_only_under_its_heading() -> None:
 def test_a_long_line_is_the_writers_own() -> None:
     reason = message("syntax_word", "ru", got="ловть" * 1000)
     assert not is_judge_line(reason) and is_judge_line(message("syntax_word", "ru", got="x"))
+
+
+def test_an_answer_of_another_round_says_which_round_its_orders_went_to() -> None:
+    """Pasted last round's answer: its sheet, labelled «Раунд 1», is not taken
+    (and the error says how to give it for this round); order lines read from
+    it otherwise are this round's, and the answer says so."""
+    last, now = STATES["last_round"](), midgame()
+    pasted = answer("Такт 1\nИванов: 89 в2\nПетров: 91 в2", last, "left", "ru")
+    r = parse_message(pasted, state=now, ruleset=RULESET, side="left")
+    assert [e.code for e in r.errors] == ["pasted_round"] and not r.orders.players
+    assert r.round is None  # the service would refuse a message of round 1 whole
+    assert "«Раунд 2» вместо «Раунд 1»" in r.errors[0].message and not r.notes
+    fixed = parse_message(
+        pasted.replace("Раунд 1\nКоманда", "Раунд 2\nКоманда"),
+        state=now, ruleset=RULESET, side="left",
+    )  # fmt: skip
+    assert fixed.ok and len(fixed.orders.players) == 2
+    assert fixed.notes == (
+        "В сообщении — ответ судьи на раунд 1; приказы из него взяты на текущий раунд 2.",
+    )
+    # the writer's own «Раунд 1», with no answer of round 1 above it: refused whole, as ever
+    own = parse_message("Раунд 1\nИванов: 89 в2", state=now, ruleset=RULESET, side="left")
+    assert [e.code for e in own.errors] == ["wrong_round"] and own.round == 1
+    # the note, in the answer, is the judge's line when pasted back in its turn
+    again = answer(pasted.replace("Раунд 1\nКоманда", "Команда"), now, "left", "ru")
+    assert fixed.notes[0] in again.splitlines() and is_judge_line(fixed.notes[0])
+    # an answer of this round names no other: no note
+    same = parse_message(
+        answer("Иванов: 89 в2", now, "left", "ru"), state=now, ruleset=RULESET, side="left"
+    )
+    assert same.ok and not same.notes

@@ -4,7 +4,7 @@ errors, the merge rule, the sheet, and legality with orders on file."""
 from __future__ import annotations
 
 import pytest
-from orderlang_states import RULESET, midgame, opening, twins
+from orderlang_states import RULESET, latin, midgame, opening, twins
 
 from bot.orderlang import (
     Clear,
@@ -15,7 +15,7 @@ from bot.orderlang import (
     format_sheet,
     parse_message,
 )
-from bot.orderlang.lexicon import ball_of, clean_text, norm_word, skeleton
+from bot.orderlang.lexicon import ball_of, clean_text, norm_word, skeleton, sound_keys
 from bot.orderlang.messages import ENGINE_CODE_ALIASES, MESSAGES, describe_expected, message
 from bot.orderlang.names import find_player
 from engine.orders import Catch, DragonOrder, Pass, PlayerOrder, RoundOrders, Substitution
@@ -45,6 +45,45 @@ def test_norm_word_case_yo_and_lookalikes(raw: str, norm: str) -> None:
 )
 def test_skeleton_makes_transliterations_equal(a: str, b: str) -> None:
     assert skeleton(a) == skeleton(b)
+
+
+@pytest.mark.parametrize(
+    "latin,cyrillic",
+    [
+        ("brown", "браун"),
+        ("smith", "смит"),
+        ("johnson", "джонсон"),
+        ("williams", "уильямс"),
+        ("white", "уайт"),
+        ("wright", "райт"),
+        ("hughes", "хьюз"),
+        ("young", "янг"),
+        ("george", "джордж"),
+        ("müller", "мюллер"),
+        ("schmidt", "шмидт"),
+        ("wagner", "вагнер"),
+        ("braun", "браун"),
+    ],
+)
+def test_sound_keys_make_a_latin_name_and_its_cyrillic_spelling_meet(
+    latin: str, cyrillic: str
+) -> None:
+    assert sound_keys(latin) & sound_keys(cyrillic)
+
+
+@pytest.mark.parametrize(
+    "latin,cyrillic", [("brown", "брум"), ("smith", "шмит"), ("walker", "уокер")]
+)
+def test_sound_keys_keep_other_consonants_apart(latin: str, cyrillic: str) -> None:
+    assert not sound_keys(latin) & sound_keys(cyrillic)
+
+
+def test_a_name_in_its_own_script_is_not_matched_by_sound() -> None:
+    """«Брайн» for «Браун» is a misspelling, not another script: "did you mean"."""
+    pool = latin().team_players("right")
+    m = find_player(("брайн",), pool)
+    assert m.player is None and [p.name for p in m.suggestions] == ["Браун"]
+    assert find_player(("braun",), pool).player is not None  # the other script: by sound
 
 
 @pytest.mark.parametrize(

@@ -240,3 +240,50 @@ def test_a_goal_s_star_goes_where_it_covers_no_player(
         key=lambda c: (LAYOUT.centre(c)[0] - sx) ** 2 + (LAYOUT.centre(c)[1] - sy) ** 2,
     )
     assert nearest == empty
+
+
+def test_two_goals_into_one_dragon_in_a_tick_each_get_a_star_of_their_own(
+    opening: MatchState, ruleset: Ruleset
+) -> None:
+    # Round 13 of the 2026 demo: a blue (+3) and a red (+5) pass landed in
+    # one open mouth in the same tick; the second star was drawn over the first.
+    goals = [
+        Event(
+            1,
+            1,
+            2,
+            Kind.GOAL,
+            {
+                "ball": ball,
+                "dragon": "right",
+                "scorer_side": "left",
+                "points": points,
+                "score": {"left": total, "right": 0},
+            },
+        )
+        for ball, points, total in (("blue", 3, 3), ("red", 5, 8))
+    ]
+    scene = position_scene(opening, ruleset, LAYOUT, tick_events=goals)
+    stars = [s for s in scene.shapes if s.role == "goal" and isinstance(s, Polygon)]
+    assert len(stars) == 2
+    centres = {
+        (round(sum(p[0] for p in s.points) / len(s.points)),
+         round(sum(p[1] for p in s.points) / len(s.points)))
+        for s in stars
+    }  # fmt: skip
+    assert len(centres) == 2
+    labels = {getattr(s, "text", None) for s in scene.shapes if s.role == "goal"}
+    assert {"+3", "+5"} <= labels
+
+
+def test_a_swallowed_ball_in_the_panel_reads_as_in_the_table(
+    opening: MatchState, ruleset: Ruleset
+) -> None:
+    # It read «Зелёный мяч — проглочен, дракон «Виверны»»; the table says
+    # «зелёный — проглочен драконом «Виверны»».
+    state = opening.with_ball(BallState("green", "swallowed", 55, 2, swallowed_by="right"))
+    team = state.team("right").name
+    public, _ = panel_lines(state, "ru", gm_view=False)
+    assert (f"Зелёный мяч — проглочен драконом «{team}»", (25, 25, 30), False) in public
+    english, _ = panel_lines(state, "en", gm_view=False)
+    assert any(text == f"The green ball: swallowed by the {team} dragon" for text, _, _ in english)

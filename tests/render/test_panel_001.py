@@ -4,9 +4,12 @@ breath after it — not the classic book's budget of flames and volleys."""
 
 from __future__ import annotations
 
+from render_positions import place
+
 from bot.orderlang import apply_result, parse_message
 from bot.render.panel import panel_lines
 from bot.render.style import DRAGON_COLOURS
+from bot.render.table import position_table
 from engine import load_ruleset, new_match, resolve_round
 from engine.orders import RoundOrders
 from engine.state import MatchState
@@ -41,3 +44,43 @@ def test_the_panel_shows_when_the_jet_and_the_wall_come_back() -> None:
 def test_the_classic_panel_keeps_its_budget() -> None:
     state, _ = new_match(load_ruleset("classic"), "panel")
     assert _fire_lines(state, "ru") == ["  огонь: коротких 7, залпов 3"] * 2
+
+
+def test_the_end_of_round_table_tells_the_001_fire_too() -> None:
+    # The 001 demo's table read «огонь: коротких 1000, залпов 1000» (the
+    # classic budget's fields, which 001 fills with a sentinel).
+    state, _ = new_match(RULES, "panel")
+    orders = RoundOrders()
+    result = parse_message("т1 Дракон: стоять, вал", state=state, ruleset=RULES, side="right")
+    orders = apply_result(orders, result)
+    state = resolve_round(state, orders, RULES, "panel/1").state
+    ru = position_table(state, RULES, round_=1, lang="ru")
+    dragons = [line for line in ru if line.startswith("  дракон:")]
+    assert dragons[0].endswith("; огонь: струя готова; вал готов")
+    assert dragons[1].endswith("; огонь: струя — с р. 3, т. 1; вал — с раунда 3")
+    assert not any("1000" in line for line in ru)
+    en = position_table(state, RULES, round_=1, lang="en")
+    assert any(line.endswith("; fire: jet from round 3, tick 1; wall from round 3") for line in en)
+    classic = load_ruleset("classic")
+    start, _ = new_match(classic, "panel")
+    assert any(
+        line.endswith("; огонь: коротких 7, залпов 3")
+        for line in position_table(start, classic, round_=1, lang="ru")
+    )
+
+
+def test_a_player_out_of_the_game_is_out_not_in_reserve() -> None:
+    # The 001 demo's table after round 8 listed «А1 Иванов — в запасе»: he had
+    # fallen without the safety spell and was out of the game.
+    state, _ = new_match(RULES, "panel")
+    state = place(state, "left", 1, None, None, status="out")
+    name = state.player("left", 1).name
+    ru = position_table(state, RULES, round_=8, lang="ru")
+    assert f"  А1 {name} — выбыл из игры" in ru
+    assert not any("в запасе" in line for line in ru)
+    assert f"  A1 {name} — out of the game" in position_table(state, RULES, round_=8, lang="en")
+    _, second = panel_lines(state, "ru", gm_view=False)
+    texts = [text for text, _, _ in second]
+    assert texts[texts.index("Выбыли из игры") + 1] == f"А1 {name}"
+    start, _ = new_match(load_ruleset("classic"), "panel")
+    assert "Выбыли из игры" not in [text for text, _, _ in panel_lines(start, "ru", False)[1]]

@@ -412,6 +412,19 @@ def test_percentages_read_naturally() -> None:
     assert percent(0.22) == "22%"
     assert percent(0.1667) == "16.7%"
     assert percent(1.0) == "100%"
+    # Russian writes a decimal comma: a dazed dragon's random fire, 1 in 6.
+    assert percent(1 / 6, "ru") == "16,7%"
+    assert percent(0.5, "ru") == "50%"
+
+
+def test_a_fraction_of_a_percent_has_a_decimal_comma_in_russian(
+    opening: MatchState, ruleset: Ruleset
+) -> None:
+    roll = Event(1, 1, 1, Kind.RANDOM_FIRE_ROLL, {"side": "left"}, p=1 / 6, roll=0.9, ok=False)
+    ru = round_report([roll], before=opening, after=opening, ruleset=ruleset, lang="ru")
+    assert "может плюнуть огнём — 16,7%, обошлось." in ru and "16.7" not in ru
+    en = round_report([roll], before=opening, after=opening, ruleset=ruleset, lang="en")
+    assert "16.7%" in en
 
 
 def test_reasons_are_told_in_words(opening: MatchState, ruleset: Ruleset) -> None:

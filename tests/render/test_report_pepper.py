@@ -93,3 +93,26 @@ def test_s1_a_pepper_without_lasting_magic_before_says_nothing_next_tick(
     ru = _report(_goal("red", "pepper", spat=False), opening, ruleset, "ru")
     assert "— Такт 2 —" not in ru  # the next tick has nothing to tell
     assert not any("прежняя магия" in line for line in ru)
+
+
+def test_s1_pepper_spitting_one_player_speaks_of_one(opening: MatchState, ruleset: Ruleset) -> None:
+    # Round 13 of the 2026 demo: «… — Васильев. Они вернутся в игру в раунде 14.»
+    events = _goal("red", "pepper", spat=True)
+    one = [{"side": "left", "number": 2}]
+    events = [
+        replace(e, data={**e.data, "players": one}) if e.kind is Kind.PLAYERS_SPAT else e
+        for e in events
+    ]
+    team = opening.team("right").name
+    name = opening.player("left", 2).name
+    ru = _report(events, opening, ruleset, "ru")
+    assert (
+        f"🌶 Перец действует сразу: дракон команды «{team}» выплёвывает проглоченного игрока"
+        f" — {name}. Он вернётся в игру в раунде 2." in ru
+    )
+    assert not any("Они вернутся" in line for line in ru)
+    en = _report(events, opening, ruleset, "en")
+    assert (
+        f"🌶 Pepper acts at once: the {team} dragon spits out the swallowed player"
+        f" — {name}. He is back in play in round 2." in en
+    )

@@ -124,7 +124,7 @@ async def test_ending_and_announcing(table: Table) -> None:
     posts = table.outbox(kind="match_end")
     assert len(posts) == 3
     for text in (ended.text, *(p.text for p in posts)):  # the match summary, to everybody
-        assert "по соглашению капитанов" in text and "«Саламандры» — «Виверны» 0:0" in text
+        assert "по соглашению капитанов" in text and "Счёт «Саламандры» 0 : 0 «Виверны»." in text
         assert "Итоги матча" in text or "Матч" in text, text
     assert (await table.say(201, "Иванов: 36 в2")).status == "rejected"
     assert (await table.say(GM, "/pause")).status == "rejected"

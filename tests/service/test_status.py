@@ -141,3 +141,35 @@ async def test_status_after_the_engine_ends_the_match_gives_the_score_it_ended_w
     assert table.game().status == "ended"
     final = await table.say(201, "/status")
     assert "окончена" in final.text and "15:0" in final.text, final.text
+
+
+async def test_the_end_of_the_match_names_the_teams_as_the_reports_do(table: Table) -> None:
+    """The announcement read «Игра DB-1 окончена: все мячи проглочены.
+    Саламандры — Виверны 10:11.» above a summary saying «все мячи заброшены»
+    and «Саламандры» 10 : 11 «Виверны»: unquoted names, another reason."""
+
+    def plant(state: MatchState) -> MatchState:
+        head = state.dragon("right")
+        carrier = dataclasses.replace(
+            state.player("left", 1), cell=head.head, height=head.height, balls=("yellow", "red")
+        )
+        balls = tuple(
+            dataclasses.replace(
+                b, status="held", holder=PlayerRef("left", 1), cell=head.head, height=head.height
+            )
+            if b.name in ("yellow", "red")
+            else b
+            for b in state.balls
+        )
+        players = tuple(carrier if (q.side, q.number) == ("left", 1) else q for q in state.players)
+        return dataclasses.replace(state, players=players, balls=balls)
+
+    table.plant(plant)
+    await table.service.resolve_due(FIRST_DEADLINE)
+    left, right = (team.name for team in table.state().teams)
+    ends = table.outbox(kind="match_end")
+    assert ends
+    first = ends[0].text.splitlines()[0]
+    assert first == f"Игра DB-1 окончена: исход уже не изменить. Счёт «{left}» 15 : 0 «{right}».", (
+        first
+    )
