@@ -3,6 +3,7 @@ loaded from the installed package, with Russian plurals and local dates."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import warnings
@@ -134,3 +135,12 @@ def test_the_installed_package_finds_its_catalogs() -> None:
     for lang in LANGS:
         path = po_path(lang)
         assert path.is_file(), path
+
+
+def test_no_catalog_has_a_key_twice() -> None:
+    """A key written twice (``check`` does not see it: the catalog keeps the
+    last) — a slip of hand-editing, once the whole file pasted in again."""
+    for lang in LANGS:
+        keys = re.findall(r'^msgid "(.+)"$', po_path(lang).read_text(encoding="utf-8"), re.M)
+        twice = sorted({k for k in keys if keys.count(k) > 1})
+        assert twice == [], (lang, twice[:10])

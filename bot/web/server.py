@@ -16,9 +16,11 @@ from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from importlib import resources
 from typing import Any
+from urllib.parse import parse_qsl
 
 from aiohttp import web
 
+from bot.i18n import t
 from bot.logging import get_logger
 from bot.service import GameService
 from bot.service.context import ServiceError, Tx, parse_game_code
@@ -51,6 +53,21 @@ class WebSettings:
         self.max_age = max_age
 
 
+def _launch_lang(authorization: str) -> str:
+    """The language of the Telegram user named in launch data (unchecked: it
+    only chooses the language of the refusal)."""
+    kind, _, value = authorization.partition(" ")
+    if kind == "tma":
+        try:
+            user = json.loads(dict(parse_qsl(value)).get("user", "{}"))
+            code = user.get("language_code") if isinstance(user, dict) else None
+        except ValueError:
+            code = None
+        if isinstance(code, str) and code.startswith("en"):
+            return "en"
+    return "ru"
+
+
 def _static(name: str) -> bytes:
     return resources.files("bot.web").joinpath("static", name).read_bytes()
 
@@ -72,24 +89,47 @@ def build_web_app(service: GameService, settings: WebSettings) -> web.Applicatio
     def api(fn: Handler) -> Callable[[web.Request], Awaitable[web.Response]]:
         async def handle(request: web.Request) -> web.Response:
             try:
-                caller = caller_of(request)
-            except Unauthorized as exc:
-                return web.json_response({"error": "unauthorized", "why": str(exc)}, status=401)
-            try:
                 body = await request.json()
                 if not isinstance(body, dict):
                     raise ValueError("not an object")
             except ValueError:
+                body = None
+            try:
+                caller = caller_of(request)
+            except Unauthorized as exc:
+                return unauthorized(request, body, exc)
+            if body is None:
                 return web.json_response({"error": "bad request"}, status=400)
             try:
                 data = await service.read(lambda tx: fn(tx, caller, body))
             except views.Forbidden as exc:
-                return web.json_response({"error": "forbidden", "why": str(exc)}, status=403)
+                return forbidden(body, caller, exc)
             except (KeyError, TypeError, ValueError) as exc:
                 return web.json_response({"error": "bad request", "why": str(exc)}, status=400)
             return web.json_response(data)
 
         return handle
+
+    def unauthorized(
+        request: web.Request, body: dict[str, Any] | None, exc: Unauthorized
+    ) -> web.Response:
+        """401, with a line the player can act on in the language he asked for
+        (the page's ``lang``, else his Telegram language)."""
+        lang = (body or {}).get("lang")
+        if lang not in ("ru", "en"):
+            lang = _launch_lang(request.headers.get("Authorization", ""))
+        key = "web.link_expired" if str(exc) == "expired" else "web.unauthorized"
+        return web.json_response(
+            {"error": "unauthorized", "why": str(exc), "message": t(key, lang)}, status=401
+        )
+
+    def forbidden(body: dict[str, Any], caller: Caller, exc: views.Forbidden) -> web.Response:
+        lang = body.get("lang")
+        if lang not in ("ru", "en"):
+            lang = "en" if (caller.lang or "").startswith("en") else "ru"
+        return web.json_response(
+            {"error": "forbidden", "why": str(exc), "message": exc.message(lang)}, status=403
+        )
 
     def lang_of(tx: Tx, caller: Caller, body: dict[str, Any]) -> str:
         asked = body.get("lang")
@@ -103,9 +143,11 @@ def build_web_app(service: GameService, settings: WebSettings) -> web.Applicatio
     def check(tx: Tx, caller: Caller, body: dict[str, Any]) -> dict[str, Any]:
         text = body.get("text")
         orders = body.get("orders")
+        clears = body.get("clears")
         return views.check(
             tx, caller, None if text is None else str(text), lang_of(tx, caller, body),
             orders if isinstance(orders, dict) else None,
+            clears if isinstance(clears, list) else None,
         )  # fmt: skip
 
     def options(tx: Tx, caller: Caller, body: dict[str, Any]) -> dict[str, Any]:
@@ -121,7 +163,7 @@ def build_web_app(service: GameService, settings: WebSettings) -> web.Applicatio
         try:
             caller = caller_of(request)
         except Unauthorized as exc:
-            return web.json_response({"error": "unauthorized", "why": str(exc)}, status=401)
+            return unauthorized(request, None, exc)
         raw = await request.read()
         try:
             text = str(json.loads(raw)["text"])
@@ -131,7 +173,7 @@ def build_web_app(service: GameService, settings: WebSettings) -> web.Applicatio
         except (ValueError, KeyError, TypeError):
             return web.json_response({"error": "bad request"}, status=400)
         except views.Forbidden as exc:
-            return web.json_response({"error": "forbidden", "why": str(exc)}, status=403)
+            return forbidden({}, caller, exc)
         # The ordinary path: stored, parsed, checked and acknowledged in the
         # member's chat (or by mail) like a message he typed.
         inbound = msg.__class__(

@@ -10,11 +10,14 @@ submitting goes through ``GameService.receive`` like a typed message.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.i18n import N_, t
+from bot.i18n import N_, format_deadline, t
 from bot.orderlang import apply_result, format_errors, format_orders
+from bot.orderlang.messages import BALL_LABELS, lang_of
+from bot.orderlang.printer import _player_name
 from bot.render.odds import chance_text, odds_lines
 from bot.render.svg import field_svg
 from bot.service import ordering, rounds
@@ -22,12 +25,21 @@ from bot.service.api import Inbound
 from bot.service.context import Actor, ServiceError, Tx, game_code
 from bot.service.inbound import identify
 from bot.service.members import choose_game
+from engine.field import HexField, SquareField
 from engine.geometry import Side
 from engine.legality import check_orders, player_path
 from engine.odds import dragon_views, order_odds
-from engine.orders import Catch, Pass, PlayerOrder, RoundOrders, Steal
+from engine.orders import (
+    FIRE_KINDS,
+    SQUARE_FIRE_KINDS,
+    STRIKE_KINDS,
+    Catch,
+    Pass,
+    PlayerOrder,
+    RoundOrders,
+    Steal,
+)
 from engine.problems import Code
-from engine.resolution.geo import DIST
 from engine.ruleset import Ruleset
 from engine.state import MatchState, other_side
 from storage import repo
@@ -58,6 +70,10 @@ PAGE_TEXTS = (
     N_("web.fire_none"),
     N_("web.fire_short"),
     N_("web.fire_volley"),
+    N_("web.fire_jet"),
+    N_("web.fire_wall"),
+    N_("web.strike_tail"),
+    N_("web.strike_wings"),
     N_("web.tick"),
     N_("web.height"),
     N_("web.orders_text"),
@@ -69,14 +85,41 @@ PAGE_TEXTS = (
     N_("web.pick_target"),
     N_("web.clear_player"),
     N_("web.deadline"),
+    N_("web.editing"),
+    N_("web.dragon_hint"),
+    N_("web.network"),
+    N_("web.round_moved"),
+    N_("web.no_odds"),
+    N_("web.zoom_in"),
+    N_("web.zoom_out"),
+    N_("web.reload"),
+    N_("web.draft_restored"),
+)
+# What a refused call says (the page shows it; before it has its texts).
+REFUSALS = (
+    N_("web.forbidden_member"),
+    N_("web.forbidden_team"),
+    N_("web.forbidden_player"),
+    N_("web.unauthorized"),
+    N_("web.link_expired"),
 )
 
 
-_HOLES = {name: "{" + name + "}" for name in ("tick", "height", "cell", "round")}
+_HOLES = {name: "{" + name + "}" for name in ("tick", "height", "cell", "round", "deadline")}
 
 
 class Forbidden(Exception):
-    """A checked caller who may not use the page for this game (403)."""
+    """A checked caller who may not use the page for this game (403): ``why``
+    for the log, ``message(lang)`` for the player (a text key, or a text
+    already in his language)."""
+
+    def __init__(self, why: str, key: str = "web.forbidden_member", text: str = "") -> None:
+        super().__init__(why)
+        self.key = key
+        self.text = text
+
+    def message(self, lang: str) -> str:
+        return self.text or t(self.key, lang)
 
 
 @dataclass(frozen=True)
@@ -118,9 +161,10 @@ def seat(tx: Tx, caller: Caller) -> Seat:
         scope = ordering.scope_of(tx, actor, game)
         rnd = ordering._open_round(tx, game)
     except ServiceError as err:
-        raise Forbidden(t(err.key, actor.lang, **err.params)) from None
+        text = t(err.key, actor.lang, **err.params)
+        raise Forbidden(text, text=text) from None
     if scope.side is None:  # a game master orders by message, naming the team
-        raise Forbidden("the page orders for one team")
+        raise Forbidden("the page orders for one team", "web.forbidden_team")
     return Seat(
         actor, game, rnd, scope, scope.side, rounds.load_state(tx, rnd), rounds.ruleset_of(game)
     )
@@ -188,6 +232,7 @@ def page(tx: Tx, caller: Caller, lang: str) -> dict[str, Any]:
     """Everything the page draws on opening."""
     s = seat(tx, caller)
     mine = _on_file(tx, s)
+    square = s.rules.field_shape == "square"
     numbers = sorted(
         p.number
         for p in s.state.team_players(s.side)
@@ -197,6 +242,7 @@ def page(tx: Tx, caller: Caller, lang: str) -> dict[str, Any]:
         "game": game_code(s.game),
         "round": s.round.number,
         "deadline": s.round.deadline.isoformat() if s.round.deadline else None,
+        "deadline_text": _deadline_text(s, lang),
         "side": s.side,
         "lang": lang,
         "numbers": numbers,
@@ -205,12 +251,51 @@ def page(tx: Tx, caller: Caller, lang: str) -> dict[str, Any]:
         "heights": list(s.rules.heights),
         "spells": [p.spell for p in s.rules.spells],
         "counters": [p.counter for p in s.rules.spells],
+        # What the buttons say for a ball, spell or counter-spell (the orders
+        # carry the rules' own names).
+        "names": _names(s.rules, lang),
+        # The dragon's flames and strikes of this edition.
+        "fires": list(SQUARE_FIRE_KINDS if square else FIRE_KINDS),
+        "strikes": list(STRIKE_KINDS if square else ()),
         "sheet": format_orders(mine, state=s.state, ruleset=s.rules, lang=lang),
         "state": _public_state(s.state, s.side),
         "svg": field_svg(s.state, s.rules, lang),
         # Placeholders stay for the page to fill in ({tick}, {cell}, …).
         "texts": {key.removeprefix("web."): t(key, lang, **_HOLES) for key in PAGE_TEXTS},
     }
+
+
+def _deadline_text(s: Seat, lang: str) -> str:
+    if s.round.deadline is None:
+        return ""
+    member = s.actor.member
+    zone = (member.timezone if member is not None else None) or s.game.timezone
+    return format_deadline(s.round.deadline, zone, lang)
+
+
+def _clear_lines(s: Seat, clears: list[Any], lang: str) -> list[str]:
+    """«Иванов т2: отмена», «Дракон т2: отмена» (English: «t2 Ivanov: clear»)."""
+    ru = lang_of(lang) == 0
+    lines = []
+    for c in clears:
+        number, tick = c.get("number"), int(c["tick"])
+        if number is None:
+            name = "Дракон" if ru else "Dragon"
+        else:
+            if s.state.find_player(s.side, int(number)) is None:
+                raise ValueError(f"no player {number}")
+            name = _player_name(s.state, s.side, int(number))
+        lines.append(f"{name} т{tick}: отмена" if ru else f"t{tick} {name}: clear")
+    return lines
+
+
+def _names(rules: Ruleset, lang: str) -> dict[str, str]:
+    ru = lang_of(lang) == 0
+    names = {ball: pair[lang_of(lang)] for ball, pair in BALL_LABELS.items()}
+    for pair in rules.spells:
+        names[pair.spell] = pair.spell_ru if ru else pair.spell
+        names[pair.counter] = pair.counter_ru if ru else pair.counter
+    return names
 
 
 def _draft(tx: Tx, s: Seat, text: str, lang: str) -> tuple[Any, RoundOrders]:
@@ -220,27 +305,43 @@ def _draft(tx: Tx, s: Seat, text: str, lang: str) -> tuple[Any, RoundOrders]:
 
 
 def check(
-    tx: Tx, caller: Caller, text: str | None, lang: str, orders: dict[str, Any] | None = None
+    tx: Tx,
+    caller: Caller,
+    text: str | None,
+    lang: str,
+    orders: dict[str, Any] | None = None,
+    clears: list[Any] | None = None,
 ) -> dict[str, Any]:
     """A draft read as the judge would read it: its errors, the sheet it would
     leave on file (as text and as orders), the odds of each order of that
     sheet and where the team's dragon goes.  A draft given as ``orders`` (the
-    page's taps) is first written in the order language."""
+    page's taps) is first written in the order language, after a clear line
+    for each order on file the page takes off (``clears``: ``{"number": N or
+    null for the dragon, "tick": T}``)."""
     s = seat(tx, caller)
     if text is None:
         tapped = RoundOrders.from_json(orders or {}).for_side(s.side)
         text = format_orders(tapped, state=s.state, ruleset=s.rules, lang=lang)
+        lines = _clear_lines(s, clears or [], lang)
+        if lines:  # first: the orders below may give those ticks new ones
+            text = "\n".join(lines) + "\n" + text
     result, sheet = _draft(tx, s, text, lang)
-    odds = order_odds(s.state, s.rules, sheet, s.side)
-    views = dragon_views(s.state, s.rules, sheet, s.side)
+    # engine.odds knows the classic hex field only (its flights, fire and
+    # distances): on the second edition's square field it gives no figures
+    # and lights no dragon, rather than wrong ones (or an error).
+    hexes = s.rules.field_shape != "square"
+    odds = order_odds(s.state, s.rules, sheet, s.side) if hexes else []
+    views = dragon_views(s.state, s.rules, sheet, s.side) if hexes else {}
     own = {tick: next(v for v in pair if v.side == s.side) for tick, pair in views.items()}
     return {
+        "round": s.round.number,  # the open round: a page left open may be a round behind
         "text": text,
         "ok": not result.errors,
         "errors": format_errors(result.errors, lang) if result.errors else "",
         "sheet": format_orders(sheet, state=s.state, ruleset=s.rules, lang=lang),
         "orders": sheet.to_json(),
-        "odds": odds_lines(odds, state=s.state, ruleset=s.rules, lang=lang),
+        "odds": odds_lines(odds, state=s.state, ruleset=s.rules, lang=lang) if hexes else [],
+        "odds_note": "" if hexes else t("web.no_odds", lang),
         "order_odds": [
             {
                 "number": o.order.number,
@@ -278,7 +379,7 @@ def options(tx: Tx, caller: Caller, text: str, number: int, tick: int) -> dict[s
     candidate is checked by the engine's legality code on the whole draft."""
     s = seat(tx, caller)
     if number not in (s.scope.numbers or {p.number for p in s.state.team_players(s.side)}):
-        raise Forbidden("not your player")
+        raise Forbidden("not your player", "web.forbidden_player")
     _, sheet = _draft(tx, s, text, s.actor.lang)
     rest = RoundOrders(
         players=tuple(o for o in sheet.players if (o.number, o.tick) != (number, tick)),
@@ -300,16 +401,17 @@ def options(tx: Tx, caller: Caller, text: str, number: int, tick: int) -> dict[s
         )
 
     rules = s.rules
+    field = rules.field  # the classic hex field, or the second edition's square one
     if here is None:  # launching from the hospital: the re-entry cells
         cells = list(rules.reentry(s.side))
     else:
-        cells = [c for c in range(1, len(DIST)) if DIST[here[0]][c] <= rules.player_speed]
+        cells = [c for c in _cells(field) if field.distance(here[0], c) <= rules.player_speed]
     moves = []
     for cell in cells:
         heights = [h for h in rules.heights if legal(PlayerOrder(s.side, number, tick, cell, h))]
         if heights:
             moves.append({"cell": cell, "heights": heights})
-    return {"from": list(here) if here else None, "moves": moves, "rules": {
+    return {"round": s.round.number, "from": list(here) if here else None, "moves": moves, "rules": {
         "pass_min": rules.pass_min_distance, "pass_max": rules.pass_max_distance,
         "pass_ranges": {name: b.max_pass_distance for name, b in rules.balls.items()},
     }}  # fmt: skip
@@ -322,7 +424,7 @@ def targets(
     hold, the opponents he may try to rob, whether a catch is possible."""
     s = seat(tx, caller)
     if number not in (s.scope.numbers or {p.number for p in s.state.team_players(s.side)}):
-        raise Forbidden("not your player")
+        raise Forbidden("not your player", "web.forbidden_player")
     _, sheet = _draft(tx, s, text, s.actor.lang)
     rest = RoundOrders(
         players=tuple(o for o in sheet.players if (o.number, o.tick) != (number, tick)),
@@ -341,14 +443,16 @@ def targets(
         return PlayerOrder(s.side, number, tick, cell, height, action)
 
     passes: dict[str, list[dict[str, Any]]] = {}
-    ring = [c for c in range(1, len(DIST)) if DIST[cell][c] == rules.pass_min_distance]
+    field = rules.field
+    low, far = _pass_reach(rules)
+    ring = [c for c in _cells(field) if field.distance(cell, c) == low]
     for ball in rules.ball_order:
         probe = order(Pass(ball, ring[0], height)) if ring else None
         if probe is None or _no_ball(s.state, rest, rules, s.side, probe):
             continue
         cells = []
-        for c in range(1, len(DIST)):
-            if rules.pass_min_distance <= DIST[cell][c] <= rules.pass_range(ball):
+        for c in _cells(field):
+            if low <= field.distance(cell, c) <= far(ball):
                 hs = [h for h in rules.heights if legal(order(Pass(ball, c, h)))]
                 if hs:
                     cells.append({"cell": c, "heights": hs})
@@ -360,19 +464,53 @@ def targets(
         if p.on_field and legal(order(Steal(p.number)))
     ]
     return {
+        "round": s.round.number,
         "passes": passes,
         "steals": foes,
         "catch": legal(order(Catch())),
     }
 
 
+def _cells(field: HexField | SquareField) -> range:
+    return range(1, field.cell_count + 1)
+
+
+def _pass_reach(rules: Ruleset) -> tuple[int, Callable[[str], int]]:
+    """The nearest and (per ball) farthest pass an unenchanted ball flies: the
+    classic tables (§5), or the second edition's one throw range."""
+    if rules.field_shape == "square":
+        extra = rules.extra if isinstance(rules.extra, dict) else {}
+        limit = int(extra.get("throw_max_distance", rules.pass_max_distance))
+        return 1, lambda _ball: limit
+    return rules.pass_min_distance, rules.pass_range
+
+
 _NO_BALL = frozenset({Code.PASS_NO_BALL, Code.BALL_UNKNOWN, Code.BALL_OUT_OF_PLAY})
+
+
+def _may_hold(state: MatchState, rest: RoundOrders, side: Side, probe: PlayerOrder) -> bool:
+    """Might he hold this ball at the probe's tick: he holds it now, or he tries
+    to catch or rob at an earlier tick, or a team-mate passes it before then."""
+    assert isinstance(probe.action, Pass)
+    ball = probe.action.ball
+    if ball in state.player(side, probe.number).balls:
+        return True
+    for o in rest.players:
+        if o.side != side or o.tick >= probe.tick:
+            continue
+        if o.number == probe.number and isinstance(o.action, (Catch, Steal)):
+            return True
+        if o.number != probe.number and isinstance(o.action, Pass) and o.action.ball == ball:
+            return True
+    return False
 
 
 def _no_ball(
     state: MatchState, rest: RoundOrders, rules: Ruleset, side: Side, probe: PlayerOrder
 ) -> bool:
     """Can he not have this ball to pass at all (whatever the target)?"""
+    if rules.field_shape == "square" and not _may_hold(state, rest, side, probe):
+        return True  # the second edition's checks accept it; his pass would do nothing
     orders = RoundOrders(players=(*rest.players, probe), dragons=rest.dragons,
                          substitutions=rest.substitutions)  # fmt: skip
     return any(

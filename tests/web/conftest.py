@@ -15,6 +15,9 @@ from support.fake_telegram import FakeTelegram
 os.environ.setdefault("PTB_TIMEDELTA", "1")
 
 CHROMIUM = "/usr/bin/chromium"
+# Read on import: tests/conftest.py takes every DRAGONBALL_* variable out of
+# each test's environment (before this module's fixtures run).
+SCREENSHOTS = os.environ.get("DRAGONBALL_SCREENSHOTS")
 
 
 @pytest.fixture
@@ -22,7 +25,7 @@ def screenshots(tmp_path: Path) -> Path:
     """Where the browser tests save their screenshots: a scratch folder, or the
     README's docs/images when DRAGONBALL_SCREENSHOTS=docs/images asks for them
     (a test run leaves the checkout as it was)."""
-    wanted = os.environ.get("DRAGONBALL_SCREENSHOTS")
+    wanted = SCREENSHOTS
     if not wanted:
         return tmp_path
     folder = Path(wanted)

@@ -8,6 +8,8 @@
   let lang = null;
   let data = null;
   let orders = { players: [], dragons: [], substitutions: [], penalties: [] };
+  // Orders on file the player takes off ({number, tick}; number null: the dragon).
+  let clears = [];
   let sel = { number: null, tick: null, actTick: null, ball: null, mode: "move", dragon: false };
   let options = null;
   let targets = null;
@@ -36,13 +38,19 @@
   async function call(path, body) {
     working(1);
     try {
-      const res = await fetch(path, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Authorization: auth },
-        body: JSON.stringify(Object.assign({ lang: lang }, body)),
-      });
-      const json = await res.json();
-      if (!res.ok) throw new Error(json.why || json.error || String(res.status));
+      let res, json;
+      try {
+        res = await fetch(path, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Authorization: auth },
+          body: JSON.stringify(Object.assign({ lang: lang }, body)),
+        });
+        json = await res.json();
+      } catch (err) {  // no answer, or not the judge's (a proxy's error page)
+        throw new Error(T.network || "Нет связи с судьёй. / No connection to the judge.");
+      }
+      if (!res.ok) throw new Error(json.message || json.why || json.error || String(res.status));
+      if (data && json.round && json.round !== data.round) moved();
       return json;
     } finally {
       working(-1);
@@ -58,6 +66,19 @@
       queue = queue.then(() => fn(...args)).catch((err) => status(String(err.message || err), true)).finally(() => working(-1));
       return queue;
     };
+  }
+
+  // The round the page was opened for has been played: its field and orders
+  // are out of date. Say so, offer a reload, and take no more taps.
+  let stale = false;
+  function moved() {
+    stale = true;
+    $("controls").classList.add("stale");
+    $("submit").disabled = true;
+    const reload = button(T.reload, false, () => location.reload(), { id: "reload" });
+    reload.className = "primary";
+    $("hint").replaceChildren(reload);
+    throw new Error(T.round_moved.replace("{round}", data.round));
   }
 
   function status(text, refused) {
@@ -125,13 +146,28 @@
     box.replaceChildren();
     const o = sel.dragon ? null : orderOf(sel.number, sel.actTick);
     if (!o || !options) return;
-    const move = (options.moves || []).find((m) => m.cell === o.cell);
+    const label = document.createElement("span");
+    label.id = "editing";
+    label.textContent = T.editing.replace("{tick}", o.tick) + ":";
+    box.append(label);
+    // The heights he may fly at to that cell on that tick (not the next
+    // tick's, which the lit cells are for).
+    const move = targets && targets.move;
     for (const h of data.heights) {
       const legal = move && move.heights.includes(h);
       const b = button(T.height.replace("{height}", h), o.height === h, () => setHeight(h), { "data-height": h });
       b.disabled = !legal;
       box.append(b);
     }
+    box.append(clearButton(o.number, o.tick));
+  }
+
+  function nameOf(word) {
+    return (data.names && data.names[word]) || word;
+  }
+
+  function clearButton(number, tick) {
+    return button(T.clear_player, false, () => clearOrder(number, tick), { "data-clear": number === null ? "dragon" : number });
   }
 
   function chancesOf(number, tick) {
@@ -161,14 +197,14 @@
     box.append(s);
     if (sel.mode === "pass") {
       for (const ball of Object.keys(targets.passes)) {
-        balls.append(button(ball, sel.ball === ball, () => { sel.ball = ball; showPassTargets(); renderActions(); }, { "data-ball": ball }));
+        balls.append(button(nameOf(ball), sel.ball === ball, () => { sel.ball = ball; showPassTargets(); renderActions(); }, { "data-ball": ball }));
       }
     }
     if (kind === "pass" || kind === "catch") {
       const words = kind === "pass" ? data.spells : data.counters;
       const current = kind === "pass" ? o.action.spell : o.action.counter;
       spells.append(button(T.no_spell, !current, () => setSpell(null)));
-      for (const w of words) spells.append(button(w, current === w, () => setSpell(w), { "data-spell": w }));
+      for (const w of words) spells.append(button(nameOf(w), current === w, () => setSpell(w), { "data-spell": w }));
     }
     const lines = chancesOf(sel.number, sel.actTick);
     if (lines.length) {
@@ -190,14 +226,23 @@
     }
     box.append(button(T.dragon_up, o.height_step === 1, () => set({ height_step: o.height_step === 1 ? 0 : 1 })));
     box.append(button(T.dragon_down, o.height_step === -1, () => set({ height_step: o.height_step === -1 ? 0 : -1 })));
-    for (const [fire, key] of [[null, "fire_none"], ["short", "fire_short"], ["volley", "fire_volley"]]) {
-      box.append(button(T[key], o.fire === fire, () => set({ fire: fire }), { "data-fire": String(fire) }));
+    // This edition's flames (classic: flame, volley; the second edition: jet,
+    // wall) and strikes (tail, wings): one of them a tick.
+    const strikes = data.strikes || [];
+    const none = strikes.length ? T.action_none : T.fire_none;
+    box.append(button(none, !o.fire && !o.strike, () => set({ fire: null, strike: null }), { "data-fire": "null" }));
+    for (const fire of data.fires) {
+      box.append(button(T["fire_" + fire], o.fire === fire, () => set({ fire: fire, strike: null }), { "data-fire": fire }));
     }
+    for (const strike of strikes) {
+      box.append(button(T["strike_" + strike], o.strike === strike, () => set({ strike: strike, fire: null }), { "data-strike": strike }));
+    }
+    if (dragonOrder(sel.tick)) box.append(clearButton(null, sel.tick));
+    // Its cells and fire at that tick (none foreseen: nothing lit, not the
+    // marks of the player chosen before).
     const view = dragonViews[sel.tick];
-    if (view) {
-      mark(view.fire, "target");
-      mark([view.head, view.body, view.tail], "path");
-    }
+    mark(view ? view.fire : [], "target");
+    mark(view ? [view.head, view.body, view.tail] : [], "path");
   }
 
   // ------------------------------------------------------------ choosing
@@ -211,6 +256,8 @@
   function pickDragon() {
     sel = { number: null, tick: data.ticks[0], actTick: null, ball: null, mode: "move", dragon: true };
     mark([], "legal");
+    mark([], "dim");
+    $("hint").textContent = T.dragon_hint;
     renderControls();
   }
 
@@ -238,7 +285,10 @@
     const o = orderOf(sel.number, sel.actTick);
     targets = null;
     if (!o) return;
-    targets = await call("/api/targets", { text: $("text").value, number: sel.number, tick: o.tick, cell: o.cell, height: o.height });
+    const found = await call("/api/targets", { text: $("text").value, number: sel.number, tick: o.tick, cell: o.cell, height: o.height });
+    const there = await call("/api/options", { text: $("text").value, number: sel.number, tick: o.tick });
+    found.move = there.moves.find((m) => m.cell === o.cell) || null;
+    targets = found;
   }
 
   function passMode() {
@@ -270,6 +320,7 @@
   }
 
   async function tap(cell) {
+    if (stale) return moved();
     if (sel.dragon || sel.number === null) return;
     if (sel.mode === "pass") {
       const spot = targets.passes[sel.ball].find((x) => x.cell === cell);
@@ -300,6 +351,7 @@
   }
 
   function putOrder(o) {
+    clears = clears.filter((c) => !(c.number === o.number && c.tick === o.tick));
     orders.players = orders.players.filter((x) => !(x.number === o.number && x.tick === o.tick));
     orders.players.push(o);
   }
@@ -329,10 +381,26 @@
   }
 
   async function setDragon(o) {
+    clears = clears.filter((c) => !(c.number === null && c.tick === o.tick));
     orders.dragons = orders.dragons.filter((x) => x.tick !== o.tick);
     orders.dragons.push(o);
     await sync();
     renderControls();
+  }
+
+  // Takes the order off the draft; one on file is taken off the sheet too (a
+  // clear line, «Иванов т2: отмена», goes first in the text sent).
+  async function clearOrder(number, tick) {
+    if (number === null) orders.dragons = orders.dragons.filter((x) => x.tick !== tick);
+    else orders.players = orders.players.filter((x) => !(x.number === number && x.tick === tick));
+    if (!clears.some((c) => c.number === number && c.tick === tick)) clears.push({ number: number, tick: tick });
+    await sync();
+    if (number === null) { renderControls(); return; }
+    sel.actTick = null;
+    sel.tick = tick;
+    sel.mode = "move";
+    targets = null;
+    await loadOptions();
   }
 
   // ------------------------------------------------------------ the judge's reading
@@ -342,31 +410,57 @@
     dragonViews = res.dragon || {};
     paths = res.paths || {};
     const list = $("odds");
-    list.textContent = res.odds.length ? T.odds + ":\n" + res.odds.join("\n") : "";
+    list.textContent = res.odds.length ? T.odds + ":\n" + res.odds.join("\n") : res.odds_note || "";
     if (res.ok) status(T.check_ok, false);
   }
 
   async function sync() {
-    const res = await call("/api/check", { orders: orders });
+    const res = await call("/api/check", { orders: orders, clears: clears });
     $("text").value = res.text;
     orders = res.orders;
     showCheck(res);
+    keep();
   }
 
+  // The draft not yet sent survives a reload (Telegram reloads a Mini App
+  // pulled down): kept for this game, round and team in the tab's storage.
+  function draftKey() {
+    return "dragonball-draft:" + data.game + ":" + data.round + ":" + data.side;
+  }
+  function keep() {
+    try { sessionStorage.setItem(draftKey(), JSON.stringify({ text: $("text").value, clears: clears })); } catch (e) { /* storage off */ }
+  }
+  function kept() {
+    try { return JSON.parse(sessionStorage.getItem(draftKey()) || "null"); } catch (e) { return null; }
+  }
+  function forget() {
+    try { sessionStorage.removeItem(draftKey()); } catch (e) { /* storage off */ }
+  }
+
+  // Typing is read by the judge once the player pauses.
   let typing = null;
+  async function recheck() {
+    typing = null;
+    const res = await call("/api/check", { text: $("text").value });
+    orders = res.orders;
+    showCheck(res);
+    renderControls();
+    keep();
+  }
   function edited() {
     clearTimeout(typing);
-    typing = setTimeout(async () => {
-      const res = await call("/api/check", { text: $("text").value });
-      orders = res.orders;
-      showCheck(res);
-      renderControls();
-    }, 400);
+    typing = setTimeout(serial(recheck), 400);
   }
 
+  // After every tap and edit before it has been read (a slow network): what
+  // is sent is the text shown.
   async function submit() {
+    if (stale) return moved();
+    if (typing) { clearTimeout(typing); await recheck(); }
     const res = await call("/api/submit", { text: $("text").value });
-    status(T.sent + " " + res.text, res.status !== "ok" && res.status !== "partial");
+    const taken = res.status === "ok" || res.status === "partial";
+    if (taken) { clears = []; forget(); }  // on file now
+    status((taken ? T.sent + " " : "") + res.text, !taken);
     if (tg && tg.HapticFeedback) tg.HapticFeedback.notificationOccurred("success");
   }
 
@@ -386,21 +480,36 @@
     document.documentElement.lang = data.lang;
     document.title = T.title;
     $("title").textContent = T.title;
-    $("round").textContent = data.game + " · " + T.deadline.replace("{round}", data.round);
+    $("round").textContent = data.game + " · " + T.deadline.replace("{round}", data.round).replace("{deadline}", data.deadline_text);
     $("field").innerHTML = data.svg;
+    const zoom = $("zoom");
+    zoom.textContent = T.zoom_in;
+    zoom.hidden = false;
+    zoom.addEventListener("click", () => {
+      const on = $("board").classList.toggle("zoomed");
+      zoom.textContent = on ? T.zoom_out : T.zoom_in;
+      zoom.className = on ? "on" : "";
+    });
     $("text-label").textContent = T.orders_text;
     $("submit").textContent = T.submit;
-    $("text").value = data.sheet;
+    const draft = kept();
+    if (draft && draft.text !== data.sheet) {
+      $("text").value = draft.text;
+      clears = draft.clears || [];
+    } else {
+      $("text").value = data.sheet;
+    }
     $("hint").textContent = T.pick_player;
     $("field").addEventListener("click", (ev) => {
       const g = ev.target.closest("[data-cell]");
       if (g) tapped(Number(g.dataset.cell));
     });
     $("text").addEventListener("input", edited);
-    $("submit").addEventListener("click", submit);
-    const res = await call("/api/check", { text: data.sheet });
+    $("submit").addEventListener("click", serial(submit));
+    const res = await call("/api/check", { text: $("text").value });
     orders = res.orders;
     showCheck(res);
+    if (draft && draft.text !== data.sheet) status(T.draft_restored, false);
     renderControls();
   }
 
