@@ -571,7 +571,10 @@ def _catch_odds(
             return [chance]
         if total > _NEAR and (best is None or (best.probability or 0.0) < total):
             best = chance
-    return [best] if best is not None else []
+    if best is not None or a.ball is not None:  # a named ball out of sight: no figure
+        return [best] if best is not None else []
+    # No ball in sight he could catch: said so, or the line would read as a safe catch.
+    return [Chance("catch", 0.0, True, {"second": int(held > 0)})]
 
 
 def _ball_at(

@@ -44,6 +44,8 @@ def chance_text(chance: Chance, state: MatchState, lang: str) -> str:
     """One figure in words: «ловля красного мяча: 50 %», «огонь: возможен»."""
     p = chance.params
     what = chance.what
+    if what == "catch" and "ball" not in p:
+        return t("odds.catch_none", lang)
     if what == "catch" and p.get("second"):
         what = "catch_second"
     params: dict[str, object] = {}

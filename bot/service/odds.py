@@ -49,6 +49,11 @@ def sheet_odds(tx: Tx, game_id: int, side: Side, orders: RoundOrders | None = No
 
 def odds_text(tx: Tx, game_id: int, sides: frozenset[str], lang: str) -> str:
     """The answer to ``/odds`` for the teams of ``sides``, line by line."""
+    game = repo.get_game(tx.s, game_id)
+    assert game is not None
+    if rounds.ruleset_of(game).field_shape == "square":
+        # engine.odds reckons on the hex field only: no figures rather than wrong ones.
+        return t("odds.square", lang, game=game_code(game))
     parts: list[str] = []
     for side in ("left", "right"):
         if side not in sides:

@@ -102,6 +102,15 @@ def test_steal_table(
     assert not chance.known  # the target's own flight is secret
 
 
+def test_a_catch_with_no_ball_in_reach_says_so() -> None:
+    """No free ball comes near him: a 0% catch, not a line with no figure
+    (which read as «nothing threatens» only)."""
+    state = position([player("left", 1, 36, 2)], [free_ball("red", 106, 2, direction=None)])
+    [line] = _odds(state, [PlayerOrder("left", 1, 1, 36, 2, Catch())])
+    chance = _only(line.chances, "catch")
+    assert chance.probability == 0.0 and chance.known and "ball" not in chance.params
+
+
 def test_team_mates_robbing_one_holder_draw_for_his_ball() -> None:
     """§4 with ``steal.contested = "draw"``: each robs with his own table chance,
     those who made it draw for the one ball."""

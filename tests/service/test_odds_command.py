@@ -39,3 +39,15 @@ async def test_odds_without_orders(sqlite_db: Database) -> None:
     reply = await table.say(202, "/odds")
     assert reply.status == "ok", reply.text
     assert "Приказов пока нет." in reply.text
+
+
+async def test_a_catch_with_nothing_in_reach_is_told(sqlite_db: Database) -> None:
+    table = make_table(sqlite_db)
+    await set_up_game(table)
+    far = max(table.state().team_players("left"), key=lambda p: abs((p.cell or 0) - 106))
+    reply = await table.say(201, f"Такт 1\n{far.name}: {far.cell} в{far.height}, ловить")
+    assert reply.status == "ok", reply.text
+    ru = await table.say(201, "/odds")
+    lines = ru.text.splitlines()
+    at = next(i for i, x in enumerate(lines) if f"{far.name}:" in x)
+    assert lines[at + 1].strip() == "поймать нечего: ни один мяч на виду не будет в досягаемости"
