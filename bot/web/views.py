@@ -278,6 +278,8 @@ def _clear_lines(s: Seat, clears: list[Any], lang: str) -> list[str]:
     ru = lang_of(lang) == 0
     lines = []
     for c in clears:
+        if not isinstance(c, dict):  # a crafted request: refused as a bad one (400)
+            raise TypeError("a clear is {number, tick}")
         number, tick = c.get("number"), int(c["tick"])
         if number is None:
             name = "Дракон" if ru else "Dragon"
