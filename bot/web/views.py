@@ -94,6 +94,9 @@ PAGE_TEXTS = (
     N_("web.zoom_out"),
     N_("web.reload"),
     N_("web.draft_restored"),
+    N_("web.draft_dropped"),
+    N_("web.draft_item"),
+    N_("web.draft_substitution"),
 )
 # What a refused call says (the page shows it; before it has its texts).
 REFUSALS = (
@@ -105,7 +108,10 @@ REFUSALS = (
 )
 
 
-_HOLES = {name: "{" + name + "}" for name in ("tick", "height", "cell", "round", "deadline")}
+_HOLES = {
+    name: "{" + name + "}"
+    for name in ("tick", "height", "cell", "round", "deadline", "name", "orders")
+}
 
 
 class Forbidden(Exception):
