@@ -419,3 +419,14 @@ def test_an_error_line_shows_the_tick_heading_it_was_written_under(
     assert shown in lines, lines
     caret = lines[lines.index(shown) + 1]
     assert caret.index("^") == shown.index("Сидорв")  # the caret still under the word
+
+
+def test_a_report_move_after_the_action_is_answered_with_a_line_that_reads() -> None:
+    """The line to write keeps the action before the flight: «Иванов: ловить,
+    89 в2», not «Иванов: ловить,: 89 в2»."""
+    text = "Иванов: ловить, 88/2→89/2\nт2 Иванов: ловить, 88/2→89/2"
+    result = parse_message(text, state=midgame(), ruleset=RULESET, side="left")
+    [error] = result.errors
+    assert error.code == "moved_from" and "«т2 Иванов: ловить, 89 в2»" in error.message
+    again = parse_message("т2 Иванов: ловить, 89 в2", state=midgame(), ruleset=RULESET, side="left")
+    assert not [e for e in again.errors if e.kind == "syntax"]
