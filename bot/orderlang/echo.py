@@ -39,6 +39,7 @@ _ANSWER_KEYS: Final = (
     "penalty_gm_only",
     "not_yours",
     "order.other_round_answer",
+    "order.quoted_lines",
 )
 # No judge's line is longer (the longest, a first line listing two hundred
 # refused line numbers, is about 1,500 characters): a longer line is the

@@ -130,6 +130,7 @@ def _parse(
     judge = JudgeLines(state, side)
     pasted = _PastedRounds(state.round, lang)
     lines = split_lines(text)
+    quoted: list[int] = []
     for number, raw in enumerate(lines, start=1):
         if not raw or raw.isspace():
             judge.gap()
@@ -138,6 +139,7 @@ def _parse(
         if _QUOTED.match(raw):
             judge.gap()  # a quotation ("> ", any depth: a mail reply's): not orders
             pasted.end(syntax_errors)
+            quoted.append(number)
             continue
         if judge.ignores(raw):
             pasted.judge_line(raw, number, syntax_errors)
@@ -197,6 +199,8 @@ def _parse(
     )
     clear_lines = tuple(sorted(resolver.clear_lines))
     notes = pasted.notes([*line_of.values(), *clear_lines])
+    if quoted:  # said, so a line written with «>» by mistake is not lost unseen
+        notes += (t("order.quoted_lines", lang, lines=_line_spans(quoted)),)
     return ParseResult(orders, clears, tuple(errors), resolver.round, line_of, clear_lines, notes)
 
 
@@ -264,6 +268,17 @@ class _PastedRounds:
         if self.first is None or not any(n > self.first for n in taken):
             return ()
         return (t("order.other_round_answer", self.lang, got=self.other, current=self.current),)
+
+
+def _line_spans(numbers: Sequence[int]) -> str:
+    """``[2, 3, 4, 7]`` → ``2–4, 7``."""
+    spans: list[list[int]] = []
+    for n in numbers:
+        if spans and n == spans[-1][1] + 1:
+            spans[-1][1] = n
+        else:
+            spans.append([n, n])
+    return ", ".join(f"{a}–{b}" if b > a else str(a) for a, b in spans)
 
 
 def _attribution(raw: str, lines: Sequence[str], number: int) -> bool:

@@ -325,7 +325,8 @@ _ORDER_SHAPED = frozenset(
         "pass_ball_none", "receiver_unknown", "receiver_next_round", "one_action", "counter_in_pass",
         "spell_in_catch", "syntax_ticks", "under_bad_header", "unknown_number",
         "unknown_ball", "unknown_catch_word", "unknown_spell", "unknown_counter",
-        "unknown_spell_list", "unknown_counter_list",
+        "unknown_spell_list", "unknown_counter_list", "moved_from", "moved_from_unknown",
+        "pass_no_target", "pass_mate_and_cell", "name_number", "dragon_direction", "second_order",
     }
 )  # fmt: skip
 _ORDER_KINDS = frozenset({"illegal", "forbidden", "ambiguous_name", "wrong_round"})

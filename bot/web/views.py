@@ -94,6 +94,9 @@ PAGE_TEXTS = (
     N_("web.zoom_out"),
     N_("web.reload"),
     N_("web.draft_restored"),
+    N_("web.draft_dropped"),
+    N_("web.draft_item"),
+    N_("web.draft_substitution"),
 )
 # What a refused call says (the page shows it; before it has its texts).
 REFUSALS = (
@@ -105,7 +108,10 @@ REFUSALS = (
 )
 
 
-_HOLES = {name: "{" + name + "}" for name in ("tick", "height", "cell", "round", "deadline")}
+_HOLES = {
+    name: "{" + name + "}"
+    for name in ("tick", "height", "cell", "round", "deadline", "name", "orders")
+}
 
 
 class Forbidden(Exception):
@@ -278,6 +284,8 @@ def _clear_lines(s: Seat, clears: list[Any], lang: str) -> list[str]:
     ru = lang_of(lang) == 0
     lines = []
     for c in clears:
+        if not isinstance(c, dict):  # a crafted request: refused as a bad one (400)
+            raise TypeError("a clear is {number, tick}")
         number, tick = c.get("number"), int(c["tick"])
         if number is None:
             name = "Дракон" if ru else "Dragon"

@@ -175,3 +175,16 @@ def test_an_answer_of_another_round_says_which_round_its_orders_went_to() -> Non
         answer("Иванов: 89 в2", now, "left", "ru"), state=now, ruleset=RULESET, side="left"
     )
     assert same.ok and not same.notes
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_lines_quoted_with_a_chevron_are_said_to_be_unread(lang: str) -> None:
+    """«>» lines are a quotation, not orders; the answer names them, so a line
+    written so by mistake is not lost unseen — and the note, pasted back, is
+    the judge's own line."""
+    state = midgame()
+    text = "Иванов: 89 в2\n> Петров: 91 в2\n>> Попов: 86 в2\n\n> Кузнецов: 169 в2"
+    r = parse_message(text, state=state, ruleset=RULESET, side="left", lang=lang)
+    assert len(r.orders.players) == 1 and not r.errors
+    assert len(r.notes) == 1 and r.notes[0].endswith(": 2–3, 5.")
+    assert is_judge_line(r.notes[0])

@@ -48,7 +48,19 @@ async def test_chatter_that_looks_like_a_broken_order_is_stored_quietly(
 async def test_a_broken_or_illegal_order_in_the_group_is_answered(group: Table) -> None:
     state = group.state()
     petrov = state.player("left", 2)
-    for text in (f"{petrov.name}: 36", f"{petrov.name}: 999 в9", "7: 36 в1"):
+    cell, height = petrov.cell, petrov.height
+    order_shaped = (
+        f"{petrov.name}: 36",
+        f"{petrov.name}: 999 в9",
+        "7: 36 в1",
+        # A move copied from a report that starts elsewhere; a pass with no target;
+        # a pass to a team-mate and a cell; two orders on one line.
+        f"{petrov.name} {cell + 1}/{height}→{cell + 2}/{height}",
+        f"{petrov.name}: {cell} в{height}, пас красный",
+        f"{petrov.name}: {cell} в{height}, пас красный {state.player('left', 1).name} 37",
+        f"{petrov.name}: {cell} в{height} {state.player('left', 1).name}: 37 в2",
+    )
+    for text in order_shaped:
         reply = await group.say(201, text, chat=GROUP)
         assert reply.status == "rejected" and reply.outbox_ids, text
         assert group.outbox(id=reply.outbox_ids[0])[0].destination == GROUP

@@ -114,6 +114,20 @@ async def test_legal_cells_and_a_submitted_draft(world: Any) -> None:
     assert acks and "105 в2" in acks[-1].text
 
 
+async def test_a_crafted_clear_is_a_bad_request(world: Any) -> None:
+    """A ``clears`` entry that is not ``{number, tick}`` is refused as a bad
+    request, like any other malformed call (a number or a string was a 500)."""
+    table, client = world
+    auth = f"tma {init_data(table, 201)}"
+    for clears in ([1], ["т1"], [None], [[1, 1]], [{"number": 1}], [{"number": "x", "tick": 1}]):
+        status, answer = await post(client, "/api/check", auth, {"orders": {}, "clears": clears})
+        assert (status, answer["error"]) == (400, "bad request"), clears
+    status, answer = await post(
+        client, "/api/check", auth, {"orders": {}, "clears": [{"number": None, "tick": 1}]}
+    )
+    assert status == 200 and answer["text"].startswith("Дракон т1: отмена"), answer
+
+
 async def test_a_personal_link_expires(world: Any) -> None:
     table, client = world
     with table.db.transaction() as s:

@@ -374,11 +374,65 @@ async def test_a_reload_in_the_middle_keeps_the_draft(
             await page.wait_for_selector("#field svg")
             await settled(page)
             assert f"Иванов: {here} в2" in await page.locator("#text").input_value()
-            assert "черновик" in str(await page.locator("#status").text_content())
+            line = str(await page.locator("#status").text_content())
+            assert "Восстановлены ваши правки" in line and "Иванов, такт 1" in line, line
             assert "приказы приняты" in await sent(page)
             await page.reload()
             await page.wait_for_selector("#field svg")
             await settled(page)
-            assert "черновик" not in str(await page.locator("#status").text_content())
+            assert "Восстановлены" not in str(await page.locator("#status").text_content())
             assert f"Иванов: {here} в2" in await page.locator("#text").input_value()
+            assert page.errors == []
+
+
+async def reload(page: Any) -> tuple[str, str]:
+    """Reload, and the text the page would send and its line."""
+    await page.reload()
+    await page.wait_for_selector("#field svg")
+    await settled(page)
+    text = await page.locator("#text").input_value()
+    return text, str(await page.locator("#status").text_content())
+
+
+async def test_a_reload_puts_back_only_the_players_own_changes(
+    tg: FakeTelegram, browser: Any, tmp_path: Path
+) -> None:
+    """A reload brings back what the captain changed on the page over the
+    sheet on file now: a team-mate's order replaced meanwhile is the new one
+    (the whole old draft came back, and sending it put the old order back),
+    and his own change to an order replaced since is not put back but named."""
+    async with judge(tg, tmp_path) as j:
+        alice, _ = await setup(j, "classic")
+        async with web_server(j) as base:
+            page = await open_page(browser, launch_url(base, j, alice))
+            await click(page, '#players button[data-number="2"]')
+            mate = await lit(page)
+            await click(page, '#players button[data-number="1"]')
+            mine = (await lit(page))[0]
+            assert (await j.say(alice, f"Такт 1\nПетров: {mate[0]} в2")).text
+            await reload(page)
+            await click(page, '#players button[data-number="1"]')
+            await tap(page, mine)
+            # Meanwhile Петров's order is replaced (in the chat, not on this page).
+            answer = await j.say(alice, f"Такт 1\nПетров: {mate[1]} в2")
+            assert "приказы приняты" in answer.text, answer.text
+            text, line = await reload(page)
+            assert f"Иванов: {mine} в2" in text, text
+            assert f"Петров: {mate[1]} в2" in text and f"Петров: {mate[0]} в2" not in text, text
+            assert "Иванов, такт 1" in line and "Петров" not in line, line
+            # Now the captain changes Петров's order on the page, and it is
+            # replaced again before he sends.
+            await click(page, '#players button[data-number="2"]')
+            await click(page, '#ticks button[data-tick="1"]')
+            await tap(page, mate[2])
+            assert f"Петров: {mate[2]} в2" in await page.locator("#text").input_value()
+            answer = await j.say(alice, f"Такт 1\nПетров: {mate[3]} в2")
+            assert "приказы приняты" in answer.text, answer.text
+            text, line = await reload(page)
+            assert f"Петров: {mate[3]} в2" in text and f"Петров: {mate[2]} в2" not in text, text
+            assert f"Иванов: {mine} в2" in text, text
+            assert "Не восстановлено" in line and "Петров, такт 1" in line, line
+            assert "приказы приняты" in await sent(page)
+            sheet = (await j.say(alice, "/orders")).text
+            assert f"Петров: {mate[3]} в2" in sheet and f"Иванов: {mine} в2" in sheet, sheet
             assert page.errors == []

@@ -424,17 +424,84 @@
 
   // The draft not yet sent survives a reload (Telegram reloads a Mini App
   // pulled down): kept for this game, round and team in the tab's storage.
+  // Only what the player changed on the page is kept — each order he set or
+  // took off (per player and tick, the dragon per tick, a substitution), with
+  // the order on file it replaced — never his team-mates' orders as they
+  // stood when the page was opened: after a reload his changes are put over
+  // the sheet on file now.
+  let base = { players: [], dragons: [], substitutions: [], penalties: [] };  // the sheet on file
   function draftKey() {
-    return "dragonball-draft:" + data.game + ":" + data.round + ":" + data.side;
+    return "dragonball-edits:" + data.game + ":" + data.round + ":" + data.side;
+  }
+  const same = (a, b) => JSON.stringify(a || null) === JSON.stringify(b || null);
+  const playerKey = (o) => "p" + o.number + ":" + o.tick;
+  const dragonKey = (o) => "d" + o.tick;
+  const subKey = (o) => "s" + o.out;
+  function keyed(sheet) {
+    const m = new Map();
+    for (const o of sheet.players || []) m.set(playerKey(o), o);
+    for (const o of sheet.dragons || []) m.set(dragonKey(o), o);
+    for (const o of sheet.substitutions || []) m.set(subKey(o), o);
+    return m;
+  }
+  // What the draft changes on the sheet: {key, was, order} (order null: taken off).
+  function edits() {
+    const now = keyed(orders);
+    const was = keyed(base);
+    const out = [];
+    for (const key of new Set([...was.keys(), ...now.keys()])) {
+      if (key[0] === "s" && !now.has(key)) continue;  // (the merge rule keeps a substitution on file)
+      if (!same(was.get(key), now.get(key))) out.push({ key: key, was: was.get(key) || null, order: now.get(key) || null });
+    }
+    return out;
   }
   function keep() {
-    try { sessionStorage.setItem(draftKey(), JSON.stringify({ text: $("text").value, clears: clears })); } catch (e) { /* storage off */ }
+    try {
+      const changed = edits();
+      if (changed.length) sessionStorage.setItem(draftKey(), JSON.stringify({ edits: changed }));
+      else sessionStorage.removeItem(draftKey());
+    } catch (e) { /* storage off */ }
   }
   function kept() {
-    try { return JSON.parse(sessionStorage.getItem(draftKey()) || "null"); } catch (e) { return null; }
+    try {
+      const draft = JSON.parse(sessionStorage.getItem(draftKey()) || "null");
+      return draft && Array.isArray(draft.edits) ? draft.edits : [];
+    } catch (e) { return []; }
   }
   function forget() {
     try { sessionStorage.removeItem(draftKey()); } catch (e) { /* storage off */ }
+  }
+  function editLabel(e) {
+    const o = e.order || e.was;
+    if (e.key[0] === "s") return T.draft_substitution;
+    const who = e.key[0] === "d" ? T.dragon : (me(o.number) ? me(o.number).name : String(o.number));
+    return T.draft_item.replace("{name}", who).replace("{tick}", o.tick);
+  }
+  // The kept changes put over the sheet on file now. One whose order on file
+  // has changed since (a team-mate sent a new one) is not put back: the new
+  // one stays, and the player is told.
+  function restore(changed) {
+    const now = keyed(base);
+    const put = [];
+    const dropped = [];
+    for (const e of changed) {
+      if (!e || typeof e.key !== "string" || !(e.order || e.was)) continue;
+      if (!same(now.get(e.key), e.was)) { if (!same(now.get(e.key), e.order)) dropped.push(e); continue; }
+      if (e.order) now.set(e.key, e.order); else now.delete(e.key);
+      put.push(e);
+    }
+    const values = [...now.entries()];
+    orders = {
+      players: values.filter(([k]) => k[0] === "p").map(([, o]) => o),
+      dragons: values.filter(([k]) => k[0] === "d").map(([, o]) => o),
+      substitutions: values.filter(([k]) => k[0] === "s").map(([, o]) => o),
+      penalties: [],
+    };
+    clears = put.filter((e) => !e.order && e.key[0] !== "s").map((e) => ({ number: e.key[0] === "d" ? null : e.was.number, tick: e.was.tick }));
+    const lines = [];
+    if (put.length) lines.push(T.draft_restored.replace("{orders}", put.map(editLabel).join("; ")));
+    if (dropped.length) lines.push(T.draft_dropped.replace("{orders}", dropped.map(editLabel).join("; ")));
+    return lines;
   }
 
   // Typing is read by the judge once the player pauses.
@@ -459,7 +526,11 @@
     if (typing) { clearTimeout(typing); await recheck(); }
     const res = await call("/api/submit", { text: $("text").value });
     const taken = res.status === "ok" || res.status === "partial";
-    if (taken) { clears = []; forget(); }  // on file now
+    if (taken) {  // on file now: later changes are counted from the sheet as it is
+      clears = [];
+      forget();
+      base = (await call("/api/check", { text: "" })).orders;
+    }
     status((taken ? T.sent + " " : "") + res.text, !taken);
     if (tg && tg.HapticFeedback) tg.HapticFeedback.notificationOccurred("success");
   }
@@ -492,13 +563,7 @@
     });
     $("text-label").textContent = T.orders_text;
     $("submit").textContent = T.submit;
-    const draft = kept();
-    if (draft && draft.text !== data.sheet) {
-      $("text").value = draft.text;
-      clears = draft.clears || [];
-    } else {
-      $("text").value = data.sheet;
-    }
+    $("text").value = data.sheet;
     $("hint").textContent = T.pick_player;
     $("field").addEventListener("click", (ev) => {
       const g = ev.target.closest("[data-cell]");
@@ -506,10 +571,26 @@
     });
     $("text").addEventListener("input", edited);
     $("submit").addEventListener("click", serial(submit));
-    const res = await call("/api/check", { text: $("text").value });
+    let res = await call("/api/check", { text: $("text").value });
     orders = res.orders;
+    base = JSON.parse(JSON.stringify(res.orders));  // (the taps change orders in place)
+    const changed = kept();
+    const restored = changed.length ? restore(changed) : [];
+    if (changed.length) {
+      try {
+        res = await call("/api/check", { orders: orders, clears: clears });
+        $("text").value = res.text;
+        orders = res.orders;
+      } catch (err) {  // a kept draft the judge cannot read: the sheet on file
+        forget();
+        restored.length = 0;
+        orders = JSON.parse(JSON.stringify(base));
+        clears = [];
+      }
+    }
     showCheck(res);
-    if (draft && draft.text !== data.sheet) status(T.draft_restored, false);
+    keep();
+    if (restored.length) status(restored.join(" "), false);
     renderControls();
   }
 
