@@ -299,7 +299,7 @@ _CYR_SOUNDS: Final = str.maketrans(
 _LATIN_SOUNDS: Final = (
     ("tsch", "ʧ"), ("sch", "ʃ"), ("shch", "ʃ"), ("sh", "ʃ"), ("zh", "ʒ"), ("ch", "ʧ"),
     ("kh", "h"), ("ph", "f"), ("th", "t"), ("wh", "w"), ("wr", "r"), ("kn", "n"),
-    ("gh", ""), ("ck", "k"), ("dg", "ʤ"), ("qu", "kv"), ("tz", "ʦ"), ("ts", "ʦ"),
+    ("gh", ""), ("ck", "k"), ("dg", "ʤ"), ("qu", "kv"), ("tz", "ʦ"), ("tts", "ʦ"), ("ts", "ʦ"),
     ("x", "ks"), ("q", "k"), ("z", "s"),
 )  # fmt: skip
 _DOUBLED: Final = re.compile(r"([^*])\1+")
@@ -313,7 +313,8 @@ def sound_keys(word: str) -> frozenset[str]:
     word, a few for a Latin one (w as «в» or «у», j as «дж» or «й»): «Браун»
     and "Brown" share one."""
     if _CYRILLIC.search(word):
-        s = word.replace("дж", "ʤ").translate(_CYR_SOUNDS)
+        # «тс» as "ts" is in a Latin key: «Робертс» is Roberts, «Уоттс» Watts
+        s = re.sub("т+с", "ʦ", word.replace("дж", "ʤ")).translate(_CYR_SOUNDS)
         variants = [s]
     else:
         s = unicodedata.normalize("NFD", word)

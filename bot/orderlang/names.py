@@ -7,7 +7,10 @@ sounds (:func:`lexicon.sound_keys`: «Браун» is Brown, "Braun" is «Бра
 A player matches by his full roster name or its last word (the surname); an
 inflected form ("у Смирнова") matches when the ending is dropped; three or
 more first letters match when only one player's name starts so.  Two
-players fitting is an ambiguity, never a guess.
+players fitting is an ambiguity, never a guess: by sound, a word and its
+ending-stripped forms together («Брауна»: Bruno whole, Brown without «а»).
+A sound match is no reading when a name in the script written is spelt
+close ("Allan" with Allen and «Ильин»): that is "did you mean" with both.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ class NameMatch:
     player: PlayerState | None = None
     candidates: tuple[PlayerState, ...] = ()  # two or more: ambiguous
     suggestions: tuple[PlayerState, ...] = ()  # near misses
+    by_sound: bool = False  # found by how a name in the other script sounds
 
 
 def player_keys(player: PlayerState) -> tuple[str, ...]:
@@ -112,32 +116,58 @@ class Roster:
                 return NameMatch(player=prefixed[0])
             if prefixed:
                 return NameMatch(candidates=prefixed)
-        sounded = self._by_sound("".join(words))
-        if len(sounded) == 1:
-            return NameMatch(player=sounded[0])
+        written = "".join(words)
+        sounded = self._by_sound(written)
         if sounded:
-            return NameMatch(candidates=sounded)
+            # "Allan" for Allen is a misspelling, though it sounds like «Ильин»:
+            # a close name in the script written beats the other script's sound
+            near = self._near(key)
+            if any(_is_cyrillic(p.name) == _is_cyrillic(written) for p in near):
+                return NameMatch(suggestions=_unique([*near, *sounded]) if suggest else ())
+            if len(sounded) == 1:
+                return NameMatch(player=sounded[0], by_sound=True)
+            return NameMatch(candidates=sounded, by_sound=True)
         if not suggest:
             return NameMatch()
+        return NameMatch(suggestions=self._near(key))
+
+    def _near(self, key: str) -> tuple[PlayerState, ...]:
+        """The players whose name is spelt close to ``key`` (a skeleton): "did you mean"."""
         close = difflib.get_close_matches(key, list(self.by_key), n=3, cutoff=0.7)
-        return NameMatch(suggestions=_unique([p for k in close for p in self.by_key[k]]))
+        return _unique([p for k in close for p in self.by_key[k]])
+
+    def near_in_script(self, words: Sequence[str]) -> bool:
+        """Whether a player's name, in the script ``words`` are written in, is
+        spelt close to them: then a sound match elsewhere is no reading."""
+        written = "".join(words)
+        key = skeleton(written)
+        return bool(key) and any(
+            _is_cyrillic(p.name) == _is_cyrillic(written) for p in self._near(key)
+        )
 
     def _by_sound(self, written: str) -> tuple[PlayerState, ...]:
         """The players whose name, in the other script, sounds like ``written``
         («Браун», «у Брауна» for Brown; "Braun" for «Браун»)."""
-        cyrillic = bool(_CYRILLIC.search(written))
+        cyrillic = _is_cyrillic(written)
         forms = [written]
         if cyrillic:  # «у Брауна»: the ending dropped
             forms += [written[: -len(e)] for e in _ENDINGS if written.endswith(e)]
-        for form in forms:
-            if len(form) < 2:
-                continue
-            found = _unique(
-                [p for k in sound_keys(form) for p in self.by_sound.get((not cyrillic, k), ())]
-            )
-            if found:
-                return found
-        return ()
+        # every form's matches: «Брауна» is br*n* (Bruno) whole and br*n
+        # (Brown) without its ending; two fitting is an ambiguity, not a pick
+        found = _unique(
+            [
+                p
+                for form in forms
+                if len(form) >= 2
+                for k in sound_keys(form)
+                for p in self.by_sound.get((not cyrillic, k), ())
+            ]
+        )
+        return tuple(sorted(found, key=lambda p: (p.side, p.number)))
+
+
+def _is_cyrillic(text: str) -> bool:
+    return bool(_CYRILLIC.search(text))
 
 
 @lru_cache(maxsize=1024)

@@ -156,7 +156,9 @@ class PlayerReader(ActionReader):
             text = self._line.text
             h = "h" if lang_of(self.lang) == 1 else "в"
             head = text[: f.start].rstrip()
-            head = head if head.endswith(":") else f"{head}:"
+            # "Иванов 88/2→89/2" → «Иванов: 89 в2»; after an action
+            # ("Иванов: ловить, 88/2→89/2") the line keeps its own marks
+            head = head if ":" in head or head.endswith(",") else f"{head}:"
             example = f"{head} {f.cell} {h}{f.height}{text[f.end :]}".strip()
             params: dict[str, Any] = {
                 "got": text[f.start : f.end],

@@ -30,7 +30,7 @@ from .actions import Skip, Span, spell_table
 from .errors import ErrorKind, OrderError
 from .lexicon import KEYWORDS, norm_word, skeleton
 from .messages import message, quote
-from .names import Roster, display_name, roster_of
+from .names import NameMatch, Roster, display_name, roster_of
 from .nodes import (
     ClearLine,
     DragonLine,
@@ -401,7 +401,7 @@ class Resolver(PlayerReader):
         if len(ref.words) > 1 and steal_from is None and not pass_to:
             self._two_players(ref, sides, pool)
         if self.side is not None and steal_from is None:
-            theirs = self._roster((other_side(self.side),)).find(ref.words, suggest=False)
+            theirs = self._other_team(ref, sides, other_side(self.side))
             if theirs.player is not None and pass_to:
                 opponents = self.state.team(theirs.player.side).name
                 raise self.error(
@@ -410,7 +410,7 @@ class Resolver(PlayerReader):
             if theirs.player is not None:
                 raise self.error("forbidden", "forbidden_player", span, name=theirs.player.name)
         if steal_from is not None:
-            ours = self._roster((other_side(steal_from),)).find(ref.words, suggest=False)
+            ours = self._other_team(ref, sides, other_side(steal_from))
             if ours.player is not None:
                 raise self.error("illegal", "steal_teammate", span, target=ours.player.name)
         raise self.error(
@@ -421,6 +421,15 @@ class Resolver(PlayerReader):
             got=got,
             team=self.state.team(sides[0]).name if len(sides) == 1 else "?",
         )
+
+    def _other_team(self, ref: Ref, sides: tuple[Side, ...], other: Side) -> NameMatch:
+        """Whom ``ref`` names in team ``other`` (not looked in), for a better
+        refusal; by sound only if no name of ``sides`` is spelt close: «Мосан»
+        is «Мосин» misspelt, not the opponents' Mason."""
+        m = self._roster((other,)).find(ref.words, suggest=False)
+        if m.by_sound and self._roster(sides).near_in_script(ref.words):
+            return NameMatch()
+        return m
 
     def _two_players(self, ref: Ref, sides: tuple[Side, ...], pool: Sequence[PlayerState]) -> None:
         """An error if the words of ``ref`` name two players or more, each

@@ -51,6 +51,7 @@ __all__ = ["MAX_LINE_TOKENS", "parse_line", "parser", "split_lines", "split_orde
 MAX_LINE_TOKENS: Final = 40  # an order line has at most this many words, numbers and marks
 _CACHED_LINE: Final = 256  # longer lines are read afresh (the cache holds short ones)
 _ACTIONS: Final = frozenset({"PASS", "CATCH", "STEAL"})
+_TICK_LIST_MARKS: Final = frozenset({",", "и", "and"})  # between ticks of a header: "Такт 1, 2"
 _TICK_MARKS: Final = frozenset({"TICK", "INT", "DASH", "ALL", "TO", "V"})  # "т1-3", "в такте 2"
 _COMMENT: Final = re.compile(r"(?:^|(?<=\s))(?:--|#(?!\d+\s*:))")  # "#3:" is shirt number 3
 # "#3" with no colon starts a comment ("#2 и так далее") unless the line reads
@@ -443,7 +444,8 @@ def _tick_list(tokens: list[Word], text: str) -> TickHeader | None:
     """A tick header listing several ticks ("Такт 1, 2", "Такты 1 и 2", "Ticks
     1, 2-3", "такт 1 и такт 3"): the lines below are for each of them, as
     under "Такт 1-2".  Each tick after the first has its tick word or a mark
-    before it (a comma, "и", "and"): "т1 3" is player 3's line on tick 1."""
+    before it (a comma, "и", "and"; nothing else): "т1 3" is player 3's line
+    on tick 1, and so is "т1, 3: 104-2" (a colon after a number closes it)."""
     if len(tokens) < 3 or tokens[0].type != "TICK":
         return None
     specs: list[Ticks] = []
@@ -462,8 +464,10 @@ def _tick_list(tokens: list[Word], text: str) -> TickHeader | None:
                 return None
             last, i = tokens[j], j + 1
         if specs and tokens[start].type != "TICK":
-            between = text[specs[-1].end : tokens[start].start]
-            if not between.strip():
+            # only a comma, "и" or "and" between ticks: «т1, 3: 104-2» is
+            # player 3's line (a colon after a number marks a shirt number)
+            between = text[specs[-1].end : tokens[start].start].strip().casefold()
+            if between not in _TICK_LIST_MARKS:
                 return None
         specs.append(Ticks(int(first.value), int(last.value), tokens[start].start, last.end))
     return TickHeader(tuple(specs)) if len(specs) > 1 else None

@@ -97,6 +97,7 @@ PAGE_TEXTS = (
     N_("web.draft_dropped"),
     N_("web.draft_item"),
     N_("web.draft_substitution"),
+    N_("web.sheet_changed"),
 )
 # What a refused call says (the page shows it; before it has its texts).
 REFUSALS = (

@@ -4,7 +4,8 @@
 reserves a team.  ``midgame``: round 2, tick 0, with balls in hands, a
 player due back from the hospital wing on tick 3, a dazed right dragon, and
 the left dragon two cells from the centre line with one volley left.
-``twins``: rosters with shared surnames; ``latin``: Latin names.
+``twins``: rosters with shared surnames; ``latin``: Latin names;
+``soundalikes``: names that sound alike across the scripts.
 """
 
 from __future__ import annotations
@@ -82,6 +83,18 @@ def latin() -> MatchState:
 
 
 @cache
+def soundalikes() -> MatchState:
+    """Names that sound alike once a Russian ending is dropped (Brown and
+    Bruno: «Брауна») or a vowel is misspelt (Allen and «Ильин»)."""
+    rosters = {
+        "left": ("Иванов", "Brown", "Bruno", "Allen", "Ильин", "Мосин", "Watts"),
+        "right": ("Brown", "Bruno", "Moore", "Moro", "White", "Otto", "Mason"),
+    }
+    state, _ = new_match(RULESET, "orderlang-soundalikes", rosters=rosters)
+    return state
+
+
+@cache
 def last_round() -> MatchState:
     """The midgame position a round earlier: its answers are last round's."""
     return replace(midgame(), round=1)
@@ -98,6 +111,7 @@ STATES = {
     "midgame": midgame,
     "twins": twins,
     "latin": latin,
+    "soundalikes": soundalikes,
     "last_round": last_round,
     "after_tick1": after_tick1,
 }

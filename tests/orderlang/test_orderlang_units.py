@@ -18,8 +18,10 @@ from bot.orderlang import (
 from bot.orderlang.lexicon import ball_of, clean_text, norm_word, skeleton, sound_keys
 from bot.orderlang.messages import ENGINE_CODE_ALIASES, MESSAGES, describe_expected, message
 from bot.orderlang.names import find_player
+from engine import new_match
 from engine.orders import Catch, DragonOrder, Pass, PlayerOrder, RoundOrders, Substitution
 from engine.problems import Code
+from engine.state import PlayerState
 
 
 # -- words ------------------------------------------------------------------------------
@@ -63,6 +65,10 @@ def test_skeleton_makes_transliterations_equal(a: str, b: str) -> None:
         ("schmidt", "шмидт"),
         ("wagner", "вагнер"),
         ("braun", "браун"),
+        ("roberts", "робертс"),
+        ("watts", "уоттс"),
+        ("betts", "беттс"),
+        ("watson", "уотсон"),
     ],
 )
 def test_sound_keys_make_a_latin_name_and_its_cyrillic_spelling_meet(
@@ -79,11 +85,81 @@ def test_sound_keys_keep_other_consonants_apart(latin: str, cyrillic: str) -> No
 
 
 def test_a_name_in_its_own_script_is_not_matched_by_sound() -> None:
-    """«Брайн» for «Браун» is a misspelling, not another script: "did you mean"."""
-    pool = latin().team_players("right")
+    """«Брайн» for «Браун» is a misspelling, not another script: "did you mean",
+    though it sounds like Brown (br*n), who is in the pool too."""
+    pool = latin().players
+    assert {"Brown", "Браун"} <= {p.name for p in pool}
     m = find_player(("брайн",), pool)
-    assert m.player is None and [p.name for p in m.suggestions] == ["Браун"]
-    assert find_player(("braun",), pool).player is not None  # the other script: by sound
+    assert m.player is None and not m.candidates
+    assert [p.name for p in m.suggestions][:1] == ["Браун"]
+    assert find_player(("braun",), pool).player == latin().player("right", 1)
+
+
+def _pool(*names: str) -> tuple[PlayerState, ...]:
+    state, _ = new_match(RULESET, "orderlang-units", rosters={"left": names, "right": ()})
+    return state.team_players("left")
+
+
+@pytest.mark.parametrize(
+    "names,written",
+    [
+        (("Brown", "Bruno"), "брауна"),  # br*n* whole (Bruno), br*n without «а» (Brown)
+        (("Brown", "Bruno"), "брауну"),
+        (("Moore", "Moro"), "мура"),
+        (("White", "Otto"), "уайта"),
+        (("Knight", "Neto"), "найта"),
+    ],
+)
+def test_a_declined_name_sounding_like_two_players_is_ambiguous(
+    names: tuple[str, str], written: str
+) -> None:
+    m = find_player((written,), _pool("Иванов", *names))
+    assert m.player is None and sorted(p.name for p in m.candidates) == sorted(names)
+
+
+@pytest.mark.parametrize(
+    "names,written,meant",
+    [
+        (("Brown", "Bruno"), "браун", "Brown"),
+        (("Brown", "Bruno"), "бруно", "Bruno"),
+        (("Brown",), "брауна", "Brown"),
+        (("Knight",), "найта", "Knight"),
+        (("Roberts",), "робертсу", "Roberts"),
+        (("Watts",), "уоттсу", "Watts"),
+        (("Betts",), "беттс", "Betts"),
+    ],
+)
+def test_a_name_in_the_other_script_is_matched_by_sound(
+    names: tuple[str, ...], written: str, meant: str
+) -> None:
+    m = find_player((written,), _pool("Иванов", *names))
+    assert m.player is not None and m.player.name == meant
+
+
+@pytest.mark.parametrize(
+    "latin_name,cyrillic_name,written",
+    [
+        ("Allen", "Ильин", "allan"),
+        ("Allen", "Ильин", "ильен"),
+        ("Gordon", "Гордин", "gordan"),
+        ("Gordon", "Гордин", "гордан"),
+        ("Milan", "Милин", "milen"),
+        ("Moran", "Марин", "moren"),
+        ("Moran", "Марин", "маран"),
+        ("Robin", "Рубин", "robbin"),
+        ("Robin", "Рубин", "рубен"),
+        ("Lee", "Ли", "lie"),
+        ("Lowe", "Ли", "lowa"),
+    ],
+)
+def test_a_misspelling_in_one_script_is_not_read_by_sound_in_the_other(
+    latin_name: str, cyrillic_name: str, written: str
+) -> None:
+    """ "Allan" sounds like «Ильин» but is spelt close to Allen: both are
+    suggested, neither is taken."""
+    m = find_player((written,), _pool("Иванов", latin_name, cyrillic_name))
+    assert m.player is None and not m.candidates
+    assert {latin_name, cyrillic_name} <= {p.name for p in m.suggestions}
 
 
 @pytest.mark.parametrize(
@@ -343,3 +419,14 @@ def test_an_error_line_shows_the_tick_heading_it_was_written_under(
     assert shown in lines, lines
     caret = lines[lines.index(shown) + 1]
     assert caret.index("^") == shown.index("Сидорв")  # the caret still under the word
+
+
+def test_a_report_move_after_the_action_is_answered_with_a_line_that_reads() -> None:
+    """The line to write keeps the action before the flight: «Иванов: ловить,
+    89 в2», not «Иванов: ловить,: 89 в2»."""
+    text = "Иванов: ловить, 88/2→89/2\nт2 Иванов: ловить, 88/2→89/2"
+    result = parse_message(text, state=midgame(), ruleset=RULESET, side="left")
+    [error] = result.errors
+    assert error.code == "moved_from" and "«т2 Иванов: ловить, 89 в2»" in error.message
+    again = parse_message("т2 Иванов: ловить, 89 в2", state=midgame(), ruleset=RULESET, side="left")
+    assert not [e for e in again.errors if e.kind == "syntax"]

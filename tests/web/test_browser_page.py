@@ -436,3 +436,37 @@ async def test_a_reload_puts_back_only_the_players_own_changes(
             sheet = (await j.say(alice, "/orders")).text
             assert f"Петров: {mate[3]} в2" in sheet and f"Иванов: {mine} в2" in sheet, sheet
             assert page.errors == []
+
+
+async def test_sending_after_a_team_mate_changed_the_sheet_sends_nothing_stale(
+    tg: FakeTelegram, browser: Any, tmp_path: Path
+) -> None:
+    """The page sends the whole sheet it shows: a team-mate's order replaced on
+    file while the page was open (no reload) would go back to the old one.
+    Sending then brings the page up to date and sends nothing; the second
+    press sends the sheet on file with the captain's own change."""
+    async with judge(tg, tmp_path) as j:
+        alice, _ = await setup(j, "classic")
+        async with web_server(j) as base:
+            page = await open_page(browser, launch_url(base, j, alice))
+            await click(page, '#players button[data-number="2"]')
+            mate = await lit(page)
+            assert (await j.say(alice, f"Такт 1\nПетров: {mate[0]} в2")).text
+            await reload(page)
+            await click(page, '#players button[data-number="1"]')
+            mine = (await lit(page))[0]
+            await tap(page, mine)
+            # Meanwhile Петров's order is replaced in the chat; the page is not reloaded.
+            answer = await j.say(alice, f"Такт 1\nПетров: {mate[1]} в2")
+            assert "приказы приняты" in answer.text, answer.text
+            line = await sent(page)
+            assert "Ничего не отправлено" in line and "Иванов, такт 1" in line, line
+            text = await page.locator("#text").input_value()
+            assert f"Петров: {mate[1]} в2" in text and f"Петров: {mate[0]} в2" not in text, text
+            assert f"Иванов: {mine} в2" in text, text
+            sheet = (await j.say(alice, "/orders")).text
+            assert f"Иванов: {mine} в2" not in sheet, sheet  # nothing was sent
+            assert "приказы приняты" in await sent(page)
+            sheet = (await j.say(alice, "/orders")).text
+            assert f"Петров: {mate[1]} в2" in sheet and f"Иванов: {mine} в2" in sheet, sheet
+            assert page.errors == []

@@ -521,9 +521,33 @@
 
   // After every tap and edit before it has been read (a slow network): what
   // is sent is the text shown.
+  // The text sent is the whole sheet shown: had the sheet on file changed
+  // since the page read it (a team-mate sent orders meanwhile), sending it
+  // would put his old orders back.  Then the page is brought up to date —
+  // the sheet on file now with this player's own changes over it, as after a
+  // reload — and nothing is sent until he has seen it and sends again.
+  async function overtaken() {
+    const fresh = (await call("/api/check", { text: "" })).orders;
+    const now = keyed(fresh);
+    const was = keyed(base);
+    if (now.size === was.size && [...now].every(([k, o]) => same(o, was.get(k)))) return false;
+    const changed = edits();
+    base = JSON.parse(JSON.stringify(fresh));
+    const lines = restore(changed);
+    const res = await call("/api/check", { orders: orders, clears: clears });
+    $("text").value = res.text;
+    orders = res.orders;
+    showCheck(res);
+    keep();
+    renderControls();
+    status([T.sheet_changed, ...lines].join(" "), true);
+    return true;
+  }
+
   async function submit() {
     if (stale) return moved();
     if (typing) { clearTimeout(typing); await recheck(); }
+    if (await overtaken()) return;
     const res = await call("/api/submit", { text: $("text").value });
     const taken = res.status === "ok" || res.status === "partial";
     if (taken) {  // on file now: later changes are counted from the sheet as it is
