@@ -18,7 +18,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from engine.state import PlayerState
@@ -197,8 +197,21 @@ def roster_of(pool: tuple[PlayerState, ...]) -> Roster:
 
 
 def find_player(words: Sequence[str], pool: Sequence[PlayerState]) -> NameMatch:
-    """Who ``words`` (normalised) name among ``pool`` (see :class:`Roster`)."""
-    return Roster(pool).find(words)
+    """Who ``words`` (normalised) name among ``pool`` (see :class:`Roster`),
+    as ``pool`` has them now (the shared roster may hold an older position's)."""
+    found = roster_of(tuple(pool)).find(words)
+    now = {(p.side, p.number): p for p in pool}
+
+    def current(players: tuple[PlayerState, ...]) -> tuple[PlayerState, ...]:
+        return tuple(now.get((p.side, p.number), p) for p in players)
+
+    player = now.get((found.player.side, found.player.number)) if found.player else None
+    return replace(
+        found,
+        player=player or found.player,
+        candidates=current(found.candidates),
+        suggestions=current(found.suggestions),
+    )
 
 
 def _same(a: PlayerState | None, b: PlayerState) -> bool:

@@ -430,3 +430,17 @@ def test_a_report_move_after_the_action_is_answered_with_a_line_that_reads() -> 
     assert error.code == "moved_from" and "«т2 Иванов: ловить, 89 в2»" in error.message
     again = parse_message("т2 Иванов: ловить, 89 в2", state=midgame(), ruleset=RULESET, side="left")
     assert not [e for e in again.errors if e.kind == "syntax"]
+
+
+def test_a_name_is_the_player_as_the_position_at_hand_has_him() -> None:
+    """The roster is shared by every position with the same names: what it
+    finds is the player as this position has him (a reserve come on is active)."""
+    from dataclasses import replace
+
+    state = midgame()
+    pool = state.team_players("left")
+    first = find_player(("иванов",), pool).player
+    assert first is not None
+    moved = tuple(replace(p, cell=1, status="reserve") if p is first else p for p in pool)
+    again = find_player(("иванов",), moved).player
+    assert again is not None and (again.cell, again.status) == (1, "reserve")
