@@ -33,6 +33,7 @@ __all__ = [
     "format_sheet",
     "missing_labels",
     "missing_lines",
+    "player_name",
     "word",
 ]
 
@@ -98,7 +99,7 @@ def _writable(player: PlayerState, pool: Sequence[PlayerState]) -> str:
     return name
 
 
-def _player_name(state: MatchState, side: Side, number: int) -> str:
+def player_name(state: MatchState, side: Side, number: int) -> str:
     p = state.find_player(side, number)
     return str(number) if p is None else _writable(p, state.team_players(side))
 
@@ -119,7 +120,7 @@ def _ball(name: str, lang: str) -> str:
 
 def _player_line(o: PlayerOrder, state: MatchState, ruleset: Ruleset, lang: str) -> str:
     h = _w("h", lang)
-    text = f"{_player_name(state, o.side, o.number)}: {o.cell} {h}{o.height}"
+    text = f"{player_name(state, o.side, o.number)}: {o.cell} {h}{o.height}"
     match o.action:
         case Pass(ball, cell, height, spell):
             text += f", {_w('pass', lang)} {_ball(ball, lang)} {_w('to', lang)} {cell} {h}{height}"
@@ -132,7 +133,7 @@ def _player_line(o: PlayerOrder, state: MatchState, ruleset: Ruleset, lang: str)
             if counter:
                 text += f" {_w('counter', lang)}{_spell(counter, ruleset, lang)}"
         case Steal(target):
-            text += f", {_w('steal', lang)} {_player_name(state, other_side(o.side), target)}"
+            text += f", {_w('steal', lang)} {player_name(state, other_side(o.side), target)}"
         case None:
             pass
     if o.safety:
@@ -193,8 +194,8 @@ def format_orders(
         out.append(f"{_w('team', lang)} {_team_name(state, side)}")
         for s in subs:
             text = (
-                f"{_w('subst', lang)} {_player_name(state, side, s.out_number)} -> "
-                f"{_player_name(state, side, s.in_number)}"
+                f"{_w('subst', lang)} {player_name(state, side, s.out_number)} -> "
+                f"{player_name(state, side, s.in_number)}"
             )
             out.append(line(s, text))
         ticks = sorted(
@@ -248,7 +249,7 @@ def format_sheet(
         if o in changed_set or (isinstance(o, PlayerOrder) and origin.get(o) in changed_set)
     ]
     notes: dict[Order, str] = {
-        o: t("order.carried", lang, name=_player_name(state, o.side, src.number))
+        o: t("order.carried", lang, name=player_name(state, o.side, src.number))
         for o, src in origin.items()
     }
     text = format_orders(

@@ -17,7 +17,7 @@ from typing import Any
 from bot.i18n import N_, format_deadline, t
 from bot.orderlang import apply_result, format_errors, format_orders
 from bot.orderlang.messages import BALL_LABELS, lang_of
-from bot.orderlang.printer import _player_name
+from bot.orderlang.printer import player_name
 from bot.render.odds import chance_text, odds_lines
 from bot.render.svg import field_svg
 from bot.service import ordering, rounds
@@ -293,7 +293,7 @@ def _clear_lines(s: Seat, clears: list[Any], lang: str) -> list[str]:
         else:
             if s.state.find_player(s.side, int(number)) is None:
                 raise ValueError(f"no player {number}")
-            name = _player_name(s.state, s.side, int(number))
+            name = player_name(s.state, s.side, int(number))
         lines.append(f"{name} т{tick}: отмена" if ru else f"t{tick} {name}: clear")
     return lines
 
