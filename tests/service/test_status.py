@@ -112,29 +112,32 @@ async def test_a_member_of_another_game_gets_the_public_part_only(sqlite_db: Dat
     assert "Без приказов" not in reply.text
 
 
+def _yellow_and_red_on_the_right_head(state: MatchState) -> MatchState:
+    """Left's 1 on the right dragon's head, at its height, with the yellow and
+    the red: swallowed on the first tick, 15:0 decides the match (§1)."""
+    head = state.dragon("right")
+    carrier = dataclasses.replace(
+        state.player("left", 1), cell=head.head, height=head.height, balls=("yellow", "red")
+    )
+    balls = tuple(
+        dataclasses.replace(
+            b, status="held", holder=PlayerRef("left", 1), cell=head.head, height=head.height
+        )
+        if b.name in ("yellow", "red")
+        else b
+        for b in state.balls
+    )
+    players = tuple(carrier if (q.side, q.number) == ("left", 1) else q for q in state.players)
+    return dataclasses.replace(state, players=players, balls=balls)
+
+
 async def test_status_after_the_engine_ends_the_match_gives_the_score_it_ended_with(
     table: Table,
 ) -> None:
     """Two big balls swallowed on the first tick decide the match (§1): /status
     says the score after that tick, not the one before the round."""
 
-    def plant(state: MatchState) -> MatchState:
-        head = state.dragon("right")
-        carrier = dataclasses.replace(
-            state.player("left", 1), cell=head.head, height=head.height, balls=("yellow", "red")
-        )
-        balls = tuple(
-            dataclasses.replace(
-                b, status="held", holder=PlayerRef("left", 1), cell=head.head, height=head.height
-            )
-            if b.name in ("yellow", "red")
-            else b
-            for b in state.balls
-        )
-        players = tuple(carrier if (q.side, q.number) == ("left", 1) else q for q in state.players)
-        return dataclasses.replace(state, players=players, balls=balls)
-
-    table.plant(plant)
+    table.plant(_yellow_and_red_on_the_right_head)
     # Nobody orders: the right dragon stays (its mouth open, §9.1) and swallows
     # the carrier on its head, at its height, with both balls.
     assert [r.round_number for r in await table.service.resolve_due(FIRST_DEADLINE)] == [1]
@@ -148,23 +151,7 @@ async def test_the_end_of_the_match_names_the_teams_as_the_reports_do(table: Tab
     Саламандры — Виверны 10:11.» above a summary saying «все мячи заброшены»
     and «Саламандры» 10 : 11 «Виверны»: unquoted names, another reason."""
 
-    def plant(state: MatchState) -> MatchState:
-        head = state.dragon("right")
-        carrier = dataclasses.replace(
-            state.player("left", 1), cell=head.head, height=head.height, balls=("yellow", "red")
-        )
-        balls = tuple(
-            dataclasses.replace(
-                b, status="held", holder=PlayerRef("left", 1), cell=head.head, height=head.height
-            )
-            if b.name in ("yellow", "red")
-            else b
-            for b in state.balls
-        )
-        players = tuple(carrier if (q.side, q.number) == ("left", 1) else q for q in state.players)
-        return dataclasses.replace(state, players=players, balls=balls)
-
-    table.plant(plant)
+    table.plant(_yellow_and_red_on_the_right_head)
     await table.service.resolve_due(FIRST_DEADLINE)
     left, right = (team.name for team in table.state().teams)
     ends = table.outbox(kind="match_end")
