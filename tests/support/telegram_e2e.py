@@ -107,16 +107,19 @@ class Judge:
         assert match, text
         return match.group(1)
 
-    async def setup_match(self, *, start: bool = True, groups: bool = True) -> Match:
-        """Through the game master's Telegram commands: a 2-a-side match, two team groups
-        (linked unless ``groups`` is False: then the captains read in private)."""
+    async def setup_match(
+        self, *, start: bool = True, groups: bool = True, ruleset: str = "classic"
+    ) -> Match:
+        """Through the game master's Telegram commands: a 2-a-side match of
+        ``ruleset``, two team groups (linked unless ``groups`` is False: then the
+        captains read in private)."""
         tg = self.tg
         alice = tg.user(1001, "Алиса", "alice")
         bob = tg.user(1002, "Боб", "bob", language_code="en")
         left = tg.group("Драконы", [alice, self.gm])
         right = tg.group("Фениксы", [bob, self.gm])
         await self.gm_says("/start")
-        created = await self.gm_says("/newgame Финал players=2")
+        created = await self.gm_says(f"/newgame Финал ruleset={ruleset} players=2")
         game_id = int(re.search(r"DB-(\d+)", created).group(1))  # type: ignore[union-attr]
         for command in (
             "/addteam left Драконы",

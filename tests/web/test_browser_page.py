@@ -28,25 +28,8 @@ PHONE = {"width": 390, "height": 844}
 async def setup(j: Judge, ruleset: str) -> tuple[FakeUser, FakeUser]:
     """A 2-a-side match of ``ruleset``; the captains read in private (Алиса
     in Russian, Bob in English)."""
-    alice = j.tg.user(1001, "Алиса", "alice")
-    bob = j.tg.user(1002, "Боб", "bob", language_code="en")
-    await j.gm_says("/start")
-    created = await j.gm_says(f"/newgame Финал ruleset={ruleset} players=2")
-    assert re.search(r"DB-\d+", created), created
-    for command in (
-        "/addteam left Драконы",
-        "/addteam right Фениксы",
-        "/addplayer left Иванов",
-        "/addplayer left Петров",
-        "/addplayer right Соколов",
-        "/addplayer right Михайлов",
-    ):
-        await j.gm_says(command)
-    await j.say(alice, f"/start {await j.invite('captain', 'left')}")
-    await j.say(bob, f"/start {await j.invite('captain', 'right')}")
-    await j.gm_says("/startgame")
-    await j.settled()
-    return alice, bob
+    match = await j.setup_match(groups=False, ruleset=ruleset)
+    return match.alice, match.bob
 
 
 def give_ball(j: Judge, side: str, number: int, ball: str) -> None:
