@@ -54,7 +54,7 @@ from sqlalchemy.engine import make_url
 from sqlmodel import col, select
 
 from bot.service import FakeClock, GameService, Inbound, RenderReporter, ServiceSettings
-from bot.service.sharedmarks import SharedMarks
+from bot.service.runtime.sharedmarks import SharedMarks
 from engine.state import MatchState
 from storage.db import Database
 from storage.models import OutboxRow, Round

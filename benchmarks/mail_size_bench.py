@@ -23,9 +23,9 @@ from pathlib import Path
 
 from bot.demo import DemoFolder, DemoOptions, run_demo
 from bot.mail.compose import build_message, to_bytes
-from bot.service.api import Attachment, OutboxItem
-from bot.service.i18n import t
-from bot.service.reports import RenderReporter, RoundMaterial
+from bot.service.kernel.api import Attachment, OutboxItem
+from bot.service.kernel.i18n import t
+from bot.service.rounds.reports import RenderReporter, RoundMaterial
 from engine.events import Event
 from engine.orders import RoundOrders
 from engine.ruleset import load_ruleset

@@ -8,7 +8,7 @@ adapters are imported only when enabled, so a judge without them still runs.
 Several processes may serve one PostgreSQL database: the parts only one may
 run at a time (a :class:`Part` with a ``role``: the Telegram poll, a
 mailbox's reader, the reminders) run while this process leads that role
-(:mod:`bot.service.leadership`).  On SQLite ``serve`` is one process, and a
+(:mod:`bot.service.runtime.leadership`).  On SQLite ``serve`` is one process, and a
 second one on the same file refuses to start.
 """
 
@@ -36,8 +36,8 @@ from bot.service import (
     ServiceSettings,
     SystemClock,
 )
-from bot.service.leadership import Leadership, OnlyOneProcess, hold_sqlite
-from bot.service.sharedmarks import SharedMarks
+from bot.service.runtime.leadership import Leadership, OnlyOneProcess, hold_sqlite
+from bot.service.runtime.sharedmarks import SharedMarks
 from storage.db import Database
 from storage.schema import check_schema
 

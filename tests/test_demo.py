@@ -28,7 +28,7 @@ from bot.demo import (
     run_demo,
 )
 from bot.demo.runner import PUBLIC_CHANNEL
-from bot.service.fairness import new_seed
+from bot.service.rounds.fairness import new_seed
 from storage.db import Database
 from storage.models import InboundMessage, OrderRow, Round
 from storage.schema import current_revision, head_revision

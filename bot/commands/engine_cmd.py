@@ -107,7 +107,7 @@ def export_cmd(app: AppContext, game: str, number: int | None) -> None:
     writes it: `check-orders --state FILE` then checks orders against the real
     position.  It holds everything, the hidden too: for the operator and the
     game masters, not for players."""
-    from bot.service.context import parse_game_code
+    from bot.service.kernel.context import parse_game_code
     from storage import repo
     from storage.db import Database, DatabaseError
     from storage.models import Round

@@ -34,7 +34,7 @@ def passphrase(app: AppContext, address: str, phrase: str) -> None:
     """Set the pass phrase of a game master's ADDRESS (one of game_masters.emails)."""
     from datetime import UTC, datetime
 
-    from bot.service.members import MIN_PASSPHRASE, hash_passphrase
+    from bot.service.handlers.members import MIN_PASSPHRASE, hash_passphrase
     from storage import repo
     from storage.db import Database, DatabaseError
     from storage.models import Member

@@ -10,7 +10,7 @@ import click
 from bot.context import AppContext, pass_app
 
 if TYPE_CHECKING:
-    from bot.service.fairness import Verification
+    from bot.service.rounds.fairness import Verification
 
 __all__ = ["verify"]
 
@@ -55,7 +55,7 @@ def verify(app: AppContext, game: str, number: int | None) -> None:
     # Imported here: the service pulls in the engine and rendering, which the
     # other commands do not need.
     from bot.service import GameService, RenderReporter, ServiceSettings
-    from bot.service.context import ServiceError, parse_game_code
+    from bot.service.kernel.context import ServiceError, parse_game_code
     from storage.db import Database, DatabaseError, sqlite_file
     from storage.schema import check_schema, current_revision
 

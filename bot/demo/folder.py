@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.i18n import LANGS, t
-from bot.service import OutboxItem, textblocks
+from bot.service import OutboxItem
+from bot.service.kernel import textblocks
 
 __all__ = ["DemoFolder", "FolderError"]
 

@@ -37,8 +37,8 @@ from bot.service import (
     Reply,
     ServiceSettings,
 )
-from bot.service.context import Tx
-from bot.service.replay import replay_pages
+from bot.service.kernel.context import Tx
+from bot.service.rounds.replay import replay_pages
 from engine.dice import derive_seed
 from engine.events import Kind
 from engine.geometry import SIDES, Side

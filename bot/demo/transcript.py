@@ -16,7 +16,8 @@ from datetime import datetime
 from pathlib import Path
 
 from bot.i18n import N_, t
-from bot.service import DeliveryResult, Inbound, OutboxItem, textblocks
+from bot.service import DeliveryResult, Inbound, OutboxItem
+from bot.service.kernel import textblocks
 
 __all__ = ["TranscriptChannel"]
 

@@ -2,7 +2,7 @@
 
 :meth:`MailAdapter.handle` is the sink of :class:`~bot.mail.imap.ImapInbound`.
 It reads the mail (:mod:`bot.mail.reading`), decides who is writing, and
-hands an :class:`~bot.service.api.Inbound` to ``service.receive``, which
+hands an :class:`~bot.service.kernel.api.Inbound` to ``service.receive``, which
 stores the raw bytes first and answers through the outbox (to the member's
 registered address only). Nothing a sender puts into a mail makes it raise;
 only a failing service (database down) does, and then the IMAP loop leaves
@@ -45,7 +45,7 @@ from bot.mail.auth import FailureLimiter, dkim_verified
 from bot.mail.imap import FetchedMail
 from bot.mail.reading import MailText, read_message
 from bot.mail.redact import redact_raw
-from bot.service.api import Inbound, MemberInfo, Reply
+from bot.service.kernel.api import Inbound, MemberInfo, Reply
 
 __all__ = ["MailAdapter", "MailPolicy", "MailService", "content_id"]
 

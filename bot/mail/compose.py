@@ -30,8 +30,8 @@ from email.policy import EmailPolicy
 from email.utils import format_datetime, make_msgid
 
 from bot.mail.quotes import ACK_MARKER
-from bot.service import textblocks
-from bot.service.api import Attachment, OutboxItem
+from bot.service.kernel import textblocks
+from bot.service.kernel.api import Attachment, OutboxItem
 
 __all__ = [
     "DEFAULT_SUBJECTS",

@@ -1,9 +1,9 @@
 """The e-mail channel: delivers outbox items through an SMTP server.
 
-:class:`EmailChannel` implements ``bot.service.ports.Channel``. It keeps one
+:class:`EmailChannel` implements ``bot.service.kernel.ports.Channel``. It keeps one
 SMTP connection open between messages (closed after ``idle_close_seconds``)
 and reconnects once when the server has dropped it meanwhile. It never
-raises: every outcome is a :class:`~bot.service.api.DeliveryResult` for the
+raises: every outcome is a :class:`~bot.service.kernel.api.DeliveryResult` for the
 outbox worker, which owns the retries and their backoff:
 
 * a temporary refusal (4xx), a dropped connection, a timeout: retry later;
@@ -28,7 +28,7 @@ import aiosmtplib
 from bot.config import SmtpConfig
 from bot.logging import get_logger
 from bot.mail.compose import SENDER_NAME, build_message, to_bytes
-from bot.service.api import DeliveryResult, OutboxItem
+from bot.service.kernel.api import DeliveryResult, OutboxItem
 
 __all__ = ["EmailChannel", "classify_error"]
 

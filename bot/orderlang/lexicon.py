@@ -208,7 +208,7 @@ _LATIN: Final = re.compile(r"[a-z]")
 _INVISIBLE: Final = re.compile(
     "[\u0300-\u036f\u0483-\u0489\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064"
     "\ufe00-\ufe0f\ufeff\U000e0000-\U000e007f\U000e0100-\U000e01ef"
-    "\ue000\ue001]"  # the judge's own block marks (bot/service/textblocks.py)
+    "\ue000\ue001]"  # the judge's own block marks (bot/service/kernel/textblocks.py)
 )
 
 

@@ -21,7 +21,7 @@ from .report import report_parts
 from .svg import field_svg
 
 if TYPE_CHECKING:
-    from bot.service.reports import RoundMaterial
+    from bot.service.rounds.reports import RoundMaterial
 
 __all__ = ["REPLAY_CSS", "replay_pages", "round_file"]
 

@@ -6,13 +6,13 @@ call :meth:`GameService.receive`; the :class:`OutboxWorker` hands them
 rounds at their deadlines.
 """
 
-from .api import Attachment, DeliveryResult, Inbound, MemberInfo, OutboxItem, Reply
-from .deadlines import DeadlineScheduler, next_deadline, parse_schedule
-from .outbox import OutboxWorker
-from .ports import Channel, Clock, FakeClock, SystemClock
-from .reports import RenderReporter, Reporter
+from .kernel.api import Attachment, DeliveryResult, Inbound, MemberInfo, OutboxItem, Reply
+from .kernel.ports import Channel, Clock, FakeClock, SystemClock
+from .kernel.settings import ServiceSettings
+from .outbox.worker import OutboxWorker
+from .rounds.reports import RenderReporter, Reporter
+from .runtime.deadlines import DeadlineScheduler, next_deadline, parse_schedule
 from .service import GameService
-from .settings import ServiceSettings
 
 __all__ = [
     "Attachment",

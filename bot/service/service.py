@@ -23,29 +23,24 @@ from storage import repo
 from storage.db import Database
 from storage.models import InboundMessage, Member
 
-from . import (
-    audience,
-    commands,
-    delivery,
-    gm,
-    gm_setup,
-    inbound,
-    members,
-    notify,
-    rounds,
-    workers,
-)
-from .api import DeliveryResult, Inbound, MemberInfo, OutboxItem, Reply
-from .context import Actor, ServiceError, Tx
-from .fairness import Verification
-from .gm import Outcome
-from .i18n import lang_or_default, t
-from .ports import Clock, SystemClock
-from .positions import PositionCache
-from .reports import Reporter
-from .settings import ServiceSettings
-from .sharedmarks import SharedMarks
-from .watermark import Watermarks
+from .handlers import gm, gm_setup, members
+from .handlers.gm import Outcome
+from .inbound import commands
+from .inbound import receive as inbound
+from .kernel import audience
+from .kernel.api import DeliveryResult, Inbound, MemberInfo, OutboxItem, Reply
+from .kernel.context import Actor, ServiceError, Tx
+from .kernel.i18n import lang_or_default, t
+from .kernel.ports import Clock, SystemClock
+from .kernel.positions import PositionCache
+from .kernel.settings import ServiceSettings
+from .outbox import delivery, notify
+from .rounds import resolve as rounds
+from .rounds.fairness import Verification
+from .rounds.reports import Reporter
+from .runtime import workers
+from .runtime.sharedmarks import SharedMarks
+from .runtime.watermark import Watermarks
 
 __all__ = ["GameService"]
 
@@ -99,7 +94,7 @@ class GameService:
         self.waiting_until: datetime | None = None
         # Several processes on PostgreSQL (bot/app.py sets these): the marks of
         # channels read by another process, and whether this one sends the
-        # reminders (a leader's role, bot/service/leadership.py).
+        # reminders (a leader's role, bot/service/runtime/leadership.py).
         self.shared_marks: SharedMarks | None = None
         self.reminding: Callable[[], bool] = lambda: True
 
@@ -344,7 +339,7 @@ class GameService:
     async def alert_game_masters(
         self, key: str, game_id: int | None = None, **params: object
     ) -> tuple[int, ...]:
-        """Queue the text ``key`` (of :mod:`bot.service.i18n`) to the game's masters
+        """Queue the text ``key`` (of :mod:`bot.service.kernel.i18n`) to the game's masters
         (the configured ones if the game has none or none is named)."""
 
         def alert(tx: Tx) -> tuple[int, ...]:
@@ -467,7 +462,7 @@ class GameService:
         per deadline.  A game whose resolution fails is skipped this pass.
 
         A round waits until every channel has read what reached it before the
-        deadline (:mod:`bot.service.watermark`), at most the grace; messages
+        deadline (:mod:`bot.service.runtime.watermark`), at most the grace; messages
         stored before it and not yet worked on are worked on first."""
         when = now or self.clock.now()
         done: list[rounds.Resolution] = []
@@ -624,12 +619,12 @@ class GameService:
     # ------------------------------------------------------------ outbox
     async def pending_outbox(self, channel: str, limit: int = 20) -> list[OutboxItem]:
         """Claim up to ``limit`` due messages of ``channel`` for delivery (see
-        :func:`bot.service.delivery.claim`)."""
+        :func:`bot.service.outbox.delivery.claim`)."""
         return await self._tx(partial(delivery.claim, channel=channel, limit=limit))
 
     async def take_over(self, worker_id: str, stale_after: timedelta) -> int:
         """Register this process as an outbox worker and take back the claims of
-        workers that are gone (:mod:`bot.service.workers`); returns how many."""
+        workers that are gone (:mod:`bot.service.runtime.workers`); returns how many."""
 
         def run(tx: Tx) -> int:
             me = workers.register(tx.s, worker_id, tx.now)

@@ -20,8 +20,8 @@ from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
 from bot.config import Config
-from bot.service.api import Reply
-from bot.service.watermark import Watermarks
+from bot.service.kernel.api import Reply
+from bot.service.runtime.watermark import Watermarks
 
 from .channel import TelegramChannel
 from .handlers import Receiver

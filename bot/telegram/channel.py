@@ -42,7 +42,7 @@ from telegram.error import (
 )
 
 from bot.logging import get_logger
-from bot.service.api import Attachment, DeliveryResult, OutboxItem
+from bot.service.kernel.api import Attachment, DeliveryResult, OutboxItem
 
 from .pacing import retry_after_seconds
 from .textsplit import MAX_MESSAGE, Part, resplit, split_formatted, utf16_len
@@ -236,7 +236,7 @@ class TelegramChannel:
             if (link := expand_url(url, self._username())) is not None
         ]
         markup = InlineKeyboardMarkup(buttons) if buttons else None
-        # preformatted blocks (bot.service.textblocks) go as "pre" entities:
+        # preformatted blocks (bot.service.kernel.textblocks) go as "pre" entities:
         # fixed-width, and nothing to escape
         texts = split_formatted(item.text, MAX_MESSAGE)
         if not texts and markup is not None:

@@ -3,7 +3,7 @@
 Three menus, each in Russian (the default) and English: players in private
 chats, team groups, and game masters (the players' commands plus theirs, set
 for each configured game master's private chat). The commands themselves are
-read by the game service (``bot.service.commands``); a short usage hint sits
+read by the game service (``bot.service.inbound.commands``); a short usage hint sits
 in each description. A game-master command may name its game first
 (``/pause DB-12``); the menus leave that out. With the ordering page on,
 the menu button of private chats opens it (:func:`register_menu_button`).

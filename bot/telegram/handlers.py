@@ -27,7 +27,7 @@ from telegram.error import TelegramError
 from telegram.ext import Application, ChatMemberHandler, ContextTypes, MessageHandler, filters
 
 from bot.logging import get_logger
-from bot.service.api import Inbound, Reply
+from bot.service.kernel.api import Inbound, Reply
 
 from .inbound import command_text, to_inbound
 from .ordering import GameIndex

@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 
 from telegram import Message, Update
 
-from bot.service.api import Inbound, mask_passphrase_command
+from bot.service.kernel.api import Inbound, mask_passphrase_command
 
 __all__ = ["CHANNEL", "command_text", "external_id", "media_kind", "to_inbound"]
 

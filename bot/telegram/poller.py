@@ -49,7 +49,7 @@ from telegram import Update
 from telegram.error import Conflict, InvalidToken, RetryAfter, TelegramError
 
 from bot.logging import get_logger
-from bot.service.ports import Clock, SystemClock
+from bot.service.kernel.ports import Clock, SystemClock
 
 __all__ = ["UpdatePoller", "UpdateTracker"]
 

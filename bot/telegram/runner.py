@@ -31,8 +31,8 @@ from telegram.ext import Application, ApplicationBuilder, ExtBot
 
 from bot.config import TelegramConfig
 from bot.logging import REDACTED, get_logger
-from bot.service.api import Reply
-from bot.service.ports import Clock
+from bot.service.kernel.api import Reply
+from bot.service.kernel.ports import Clock
 
 from .channel import Diagrams, TelegramChannel
 from .commands import register_commands, register_menu_button
@@ -209,7 +209,7 @@ class TelegramRunner:
     async def start(self, *, poll: bool = True) -> None:
         """Start the bot; in polling mode also the long poll, unless ``poll`` is
         False (the composition root runs :meth:`poll` while this process leads
-        the ``telegram`` role, bot/service/leadership.py)."""
+        the ``telegram`` role, bot/service/runtime/leadership.py)."""
         self._filtered = self._filter.attach()  # loggers created since __init__ too
         await self.application.initialize()
         if self.on_username is not None and self.username:

@@ -7,7 +7,7 @@ cut at its last space that fits, or hard when it has none.
 
 from __future__ import annotations
 
-from bot.service import textblocks as blocks
+from bot.service.kernel import textblocks as blocks
 
 __all__ = [
     "MAX_CAPTION", "MAX_MESSAGE", "Part", "resplit", "split_formatted", "split_text", "utf16_len",
@@ -71,7 +71,7 @@ def split_text(text: str, limit: int = MAX_MESSAGE) -> list[str]:
 
 def split_formatted(text: str, limit: int = MAX_MESSAGE) -> list[Part]:
     """:func:`split_text` for a text with preformatted blocks
-    (:mod:`bot.service.textblocks`): the marks become ranges of each part,
+    (:mod:`bot.service.kernel.textblocks`): the marks become ranges of each part,
     and a block cut between two parts stays preformatted in both."""
     if limit < 1:
         raise ValueError("limit must be positive")

@@ -24,7 +24,7 @@ def web_part(config: Config, service: GameService) -> Any:
     from aiohttp import web
 
     from bot.app import Part
-    from bot.service.settings import web_link_key
+    from bot.service.kernel.settings import web_link_key
 
     from .server import WebSettings, build_web_app
 

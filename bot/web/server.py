@@ -23,8 +23,8 @@ from aiohttp import web
 from bot.i18n import t
 from bot.logging import get_logger
 from bot.service import GameService
-from bot.service.context import ServiceError, Tx, parse_game_code
-from bot.service.replay import replay_pages
+from bot.service.kernel.context import ServiceError, Tx, parse_game_code
+from bot.service.rounds.replay import replay_pages
 from storage import repo
 
 from . import views

@@ -20,11 +20,12 @@ from bot.orderlang.messages import BALL_LABELS, lang_of
 from bot.orderlang.printer import player_name
 from bot.render.odds import chance_text, odds_lines
 from bot.render.svg import field_svg
-from bot.service import ordering, rounds
-from bot.service.api import Inbound
-from bot.service.context import Actor, ServiceError, Tx, game_code
-from bot.service.inbound import identify
-from bot.service.members import choose_game
+from bot.service.handlers.members import choose_game
+from bot.service.inbound.receive import identify
+from bot.service.kernel.api import Inbound
+from bot.service.kernel.context import Actor, ServiceError, Tx, game_code
+from bot.service.orders import submit as ordering
+from bot.service.rounds import resolve as rounds
 from engine.field import HexField, SquareField
 from engine.geometry import Side
 from engine.legality import check_orders, player_path

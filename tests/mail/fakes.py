@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.service.api import Inbound, MemberInfo, Reply
+from bot.service.kernel.api import Inbound, MemberInfo, Reply
 
 __all__ = ["FakeMailService", "Queued"]
 

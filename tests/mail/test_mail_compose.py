@@ -11,7 +11,7 @@ import pytest
 from bot.mail.compose import build_message, reply_subject, to_bytes
 from bot.mail.quotes import ACK_MARKER
 from bot.mail.reading import read_message
-from bot.service.api import Attachment, OutboxItem
+from bot.service.kernel.api import Attachment, OutboxItem
 
 NOW = datetime(2025, 3, 1, 18, 0, tzinfo=UTC)
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256))

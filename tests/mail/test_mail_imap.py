@@ -13,7 +13,7 @@ from support.mailservers import CuttingProxy, Dovecot, MailUser, free_port
 
 from bot.mail.adapter import MailAdapter
 from bot.mail.imap import FetchedMail, ImapInbound
-from bot.service.api import Inbound, Reply
+from bot.service.kernel.api import Inbound, Reply
 
 pytestmark = pytest.mark.mailserver
 

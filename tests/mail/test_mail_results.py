@@ -18,7 +18,7 @@ from support.mail_judge import PETYA, PHRASE, MailJudge, invite, mail_judge, par
 from support.mailservers import CaptureSmtp, Dovecot
 from support.service_table import FIRST_DEADLINE, orders_text
 
-from bot.service.reports import MAIL_LAYOUT
+from bot.service.rounds.reports import MAIL_LAYOUT
 from storage.db import Database
 from storage.testing import temporary_database
 

@@ -12,8 +12,8 @@ from support.mailservers import CaptureSmtp, Dovecot, free_port
 
 from bot.config import SmtpConfig
 from bot.mail.smtp import EmailChannel, classify_error
-from bot.service.api import OutboxItem
-from bot.service.ports import Channel
+from bot.service.kernel.api import OutboxItem
+from bot.service.kernel.ports import Channel
 
 pytestmark = pytest.mark.mailserver
 

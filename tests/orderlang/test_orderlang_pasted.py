@@ -2,7 +2,7 @@
 
 The golden cases of ``golden/pasted_answers.toml`` are real answers: each
 with an ``answer_to`` is the answer the service renders to that message
-(bot/service/acknowledge.py, as a plain-text channel shows it; in the
+(bot/service/orders/acknowledge.py, as a plain-text channel shows it; in the
 position ``answer_state``, if given: an answer of an earlier round), then the
 player's ``edits``; a test here renders it again, so the cases follow the
 catalogs and the printer.  The other tests check the recogniser itself.
@@ -22,9 +22,9 @@ from bot.i18n import format_deadline
 from bot.orderlang import format_orders, format_sheet, parse_message
 from bot.orderlang.echo import JudgeLines, is_judge_line
 from bot.orderlang.messages import MESSAGES, message
-from bot.service import textblocks
-from bot.service.acknowledge import Acknowledgement
-from bot.service.receipts import receipt
+from bot.service.kernel import textblocks
+from bot.service.orders.acknowledge import Acknowledgement
+from bot.service.orders.receipts import receipt
 from engine.geometry import SIDES, Side
 from engine.state import MatchState
 

@@ -25,7 +25,7 @@ from support.mailservers import CaptureSmtp, Dovecot, MailUser
 from support.service_table import Table, orders_text
 
 from bot.service import GameService, RenderReporter, ServiceSettings, SystemClock
-from bot.service.leadership import lock_key
+from bot.service.runtime.leadership import lock_key
 from storage.db import Database
 from storage.models import InboundMessage, Round
 from storage.testing import POSTGRES_URL, temporary_database

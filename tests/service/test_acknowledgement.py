@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from support.service_table import FIRST_DEADLINE, GM, Table, make_table, orders_text
 
-from bot.service import textblocks
+from bot.service.kernel import textblocks
 from storage.db import Database
 from storage.models import EventRow
 

@@ -1,14 +1,14 @@
 """What an answer shows is decided by who will read it, not by who asked:
 a game master's command in a team group answers with that team's view, the
 all-seeing view goes only to his private chat, and a mixed group sees the
-public part only (bot/service/audience.py)."""
+public part only (bot/service/kernel/audience.py)."""
 
 from __future__ import annotations
 
 import pytest
 from support.service_table import GM, Table, orders_text
 
-from bot.service.audience import EVERYTHING, PUBLIC, View, team_view
+from bot.service.kernel.audience import EVERYTHING, PUBLIC, View, team_view
 from storage.models import Member, OrderRow, OutboxRow, Team
 
 LEFT_GROUP, RIGHT_GROUP, MIXED, CHANNEL = "-100500", "-100600", "-100700", "-100800"

@@ -9,7 +9,7 @@ import pytest
 from support.service_table import FIRST_DEADLINE, Table, orders_text
 
 from bot.service import DeadlineScheduler, FakeClock, next_deadline, parse_schedule
-from bot.service.deadlines import ScheduleError
+from bot.service.runtime.deadlines import ScheduleError
 
 
 def test_schedule_is_read_forgivingly_and_sorted() -> None:

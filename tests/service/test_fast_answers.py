@@ -11,9 +11,10 @@ from collections.abc import Callable
 import pytest
 from support.service_table import FIRST_DEADLINE, Table, make_table, orders_text, set_up_game
 
-from bot.service import DeliveryResult, OutboxItem, OutboxWorker, rounds
-from bot.service.context import Tx
-from bot.service.positions import PositionCache
+from bot.service import DeliveryResult, OutboxItem, OutboxWorker
+from bot.service.kernel.context import Tx
+from bot.service.kernel.positions import PositionCache
+from bot.service.rounds import resolve as rounds
 from storage import repo
 from storage.db import Database
 from storage.models import InboundMessage, OrderRow, OutboxRow
@@ -53,7 +54,7 @@ async def test_an_answer_is_handed_to_the_running_worker_at_once(table: Table) -
     woken: list[int] = []
     table.service.listeners.append(lambda: woken.append(1))
 
-    # The right team's only member: nobody else is told of his orders (bot.service.changes).
+    # The right team's only member: nobody else is told of his orders (bot.service.orders.changes).
     reply = await table.say(301, orders_text(table.state(), "right"))
     assert reply.status == "ok" and len(reply.outbox_ids) == 1
     ack = reply.outbox_ids[0]
@@ -82,7 +83,7 @@ async def test_an_answer_nobody_delivers_comes_back_when_its_lease_runs_out(
     await worker.drain("telegram")  # the set-up's messages
     handed: list[OutboxItem] = []
     table.service.couriers["telegram"] = handed.append  # the process dies before sending
-    # The right team's only member: nobody else is told of his orders (bot.service.changes).
+    # The right team's only member: nobody else is told of his orders (bot.service.orders.changes).
     reply = await table.say(301, orders_text(table.state(), "right"))
     ack = reply.outbox_ids[0]
     assert [i.id for i in handed] == [ack]

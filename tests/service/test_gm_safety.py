@@ -8,7 +8,7 @@ from datetime import timedelta
 
 from support.service_table import FIRST_DEADLINE, GM, START, Table, make_table, orders_text
 
-from bot.service.commands import GM_COMMANDS
+from bot.service.inbound.commands import GM_COMMANDS
 from storage.db import Database
 
 

@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from support.service_table import FIRST_DEADLINE, GM, Table, orders_text
 
-from bot.service.rounds import html_first
+from bot.service.rounds.resolve import html_first
 
 
 async def _one_round(table: Table) -> None:

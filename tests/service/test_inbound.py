@@ -9,7 +9,9 @@ import pytest
 from sqlmodel import col
 from support.service_table import GM, Table, make_table, orders_text, set_up_game
 
-from bot.service import Inbound, Reply, ordering, textblocks
+from bot.service import Inbound, Reply
+from bot.service.kernel import textblocks
+from bot.service.orders import submit as ordering
 from storage.db import Database
 from storage.models import Game, InboundMessage, Member, OrderRow
 

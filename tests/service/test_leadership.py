@@ -15,15 +15,15 @@ import pytest
 from sqlalchemy import create_engine, text
 from support.judge_process import JudgeProcess
 
-from bot.service.leadership import (
+from bot.service.runtime.leadership import (
     Leadership,
     OnlyOneProcess,
     hold_sqlite,
     lock_key,
     sqlite_lock_path,
 )
-from bot.service.sharedmarks import SharedMarks
-from bot.service.watermark import Watermarks
+from bot.service.runtime.sharedmarks import SharedMarks
+from bot.service.runtime.watermark import Watermarks
 from storage.db import Database
 from storage.testing import POSTGRES_URL, temporary_database
 
@@ -272,9 +272,10 @@ async def test_a_running_worker_takes_back_the_claims_of_one_killed_beside_it(
 ) -> None:
     from support.service_table import make_table
 
-    from bot.service import DeliveryResult, OutboxItem, OutboxWorker, notify
-    from bot.service.context import Tx
-    from bot.service.notify import Destination
+    from bot.service import DeliveryResult, OutboxItem, OutboxWorker
+    from bot.service.kernel.context import Tx
+    from bot.service.outbox import notify
+    from bot.service.outbox.notify import Destination
     from storage.models import OutboxRow
 
     class Channel:
@@ -302,7 +303,7 @@ async def test_a_running_worker_takes_back_the_claims_of_one_killed_beside_it(
         other = f"{worker.worker_id.split(':')[0]}:{gone.stdout.strip()}:dead"
 
         def claim(tx: Tx) -> int:
-            from bot.service import workers
+            from bot.service.runtime import workers
 
             workers.register(tx.s, other, tx.now)
             outbox_id = notify.queue(tx, Destination("telegram", "555", "ru"), "notice", "hi")

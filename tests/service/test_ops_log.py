@@ -6,8 +6,8 @@ from __future__ import annotations
 from structlog.testing import capture_logs
 from support.service_table import FIRST_DEADLINE, Table, orders_text
 
-from bot.service.api import DeliveryResult, OutboxItem
-from bot.service.outbox import OutboxWorker
+from bot.service.kernel.api import DeliveryResult, OutboxItem
+from bot.service.outbox.worker import OutboxWorker
 
 
 class _Sink:

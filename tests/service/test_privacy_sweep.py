@@ -9,7 +9,7 @@ team's enchanted passes, and the cell of the vanished yellow ball.  After every
 command every text the judge queued since — the answer in place, private copies,
 reports and notices to other audiences — is searched for the markers its
 readers may not see.  Who reads a destination is worked out here, from the
-test's own table of people and chats, not by bot/service/audience.py.
+test's own table of people and chats, not by bot/service/kernel/audience.py.
 
 The commands come from the command registry (``commands.COMMANDS`` and
 ``GM_COMMANDS``), so a new command is swept without a word here; ``ARGS``
@@ -41,10 +41,12 @@ from support.service_table import GM, Table, make_table, set_up_game
 from support.sweep_count import SWEEP_COUNT, SweepCount
 
 from bot.i18n import t
-from bot.service import Reply, ordering, rounds
-from bot.service.commands import COMMANDS, GM_COMMANDS
-from bot.service.context import Tx
-from bot.service.positions import PositionCache
+from bot.service import Reply
+from bot.service.inbound.commands import COMMANDS, GM_COMMANDS
+from bot.service.kernel.context import Tx
+from bot.service.kernel.positions import PositionCache
+from bot.service.orders import submit as ordering
+from bot.service.rounds import resolve as rounds
 from engine.geometry import SIDES, neighbours
 from engine.state import MatchState, PlayerRef
 from storage.db import Database

@@ -20,7 +20,7 @@ from support import resolver_child
 from support.service_table import FIRST_DEADLINE, GM, Table, make_table, orders_text, set_up_game
 
 from bot.service import GameService, RenderReporter
-from bot.service import rounds as rounds_module
+from bot.service.rounds import resolve as rounds_module
 from storage.db import Database
 from storage.models import EventRow, OrderRow, OutboxRow, Round, Snapshot
 

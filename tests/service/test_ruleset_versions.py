@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from support.service_table import FIRST_DEADLINE, GM, Table, make_table, set_up_game
 
-from bot.service.fairness import result_digest
+from bot.service.rounds.fairness import result_digest
 from engine.orders import RoundOrders
 from engine.resolve import resolve_round
 from engine.ruleset import load_ruleset

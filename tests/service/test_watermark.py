@@ -7,9 +7,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from support.service_table import FIRST_DEADLINE, GM, Table, orders_text
 
-from bot.service import inbound
-from bot.service.api import Inbound
-from bot.service.deadlines import (
+from bot.service.inbound import receive as inbound
+from bot.service.kernel.api import Inbound
+from bot.service.runtime.deadlines import (
     ScheduleError,
     next_deadline,
     normalize_schedule,

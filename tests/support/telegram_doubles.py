@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Mapping
 
-from bot.service.api import Inbound, Reply
+from bot.service.kernel.api import Inbound, Reply
 
 __all__ = ["RecordingService"]
 

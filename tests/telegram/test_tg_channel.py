@@ -11,7 +11,7 @@ from PIL import Image
 from support.fake_telegram import ApiError, FakeTelegram
 from telegram import Bot
 
-from bot.service.api import Attachment, OutboxItem
+from bot.service.kernel.api import Attachment, OutboxItem
 from bot.telegram.channel import TelegramChannel, chat_ref, expand_url
 
 
@@ -232,7 +232,7 @@ def test_expand_url() -> None:
 async def test_preformatted_blocks_are_sent_as_pre_entities(
     tg: FakeTelegram, channel: TelegramChannel
 ) -> None:
-    from bot.service.textblocks import pre
+    from bot.service.kernel.textblocks import pre
 
     player = tg.user(11, "Игрок")
     tg.send_text(player, text="Кузнецв: 169 в2")  # he wrote first

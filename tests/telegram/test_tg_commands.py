@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.service.commands import COMMANDS
-from bot.service.commands import GM_COMMANDS as SERVICE_GM_COMMANDS
+from bot.service.inbound.commands import COMMANDS
+from bot.service.inbound.commands import GM_COMMANDS as SERVICE_GM_COMMANDS
 from bot.telegram.commands import GM_COMMANDS, GROUP_COMMANDS, PLAYER_COMMANDS, menu
 
 

@@ -49,7 +49,7 @@ def test_limit_must_be_positive() -> None:
 
 
 def _block(text: str) -> str:
-    from bot.service.textblocks import pre
+    from bot.service.kernel.textblocks import pre
 
     return pre(text)
 

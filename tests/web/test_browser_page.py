@@ -17,7 +17,7 @@ from support.fake_telegram import FakeTelegram, FakeUser
 from support.telegram_e2e import Judge, judge
 from test_browser_ordering import launch_url, settled, tap, web_server
 
-from bot.service.positions import PositionCache
+from bot.service.kernel.positions import PositionCache
 from engine.ruleset import load_ruleset
 from engine.state import MatchState, PlayerRef
 from storage.models import Game, Snapshot

@@ -1,0 +1,1 @@
+"""Rounds: opening and resolving them, provably fair dice, reports and the replay."""
