@@ -571,6 +571,10 @@ _VARIANT_CHOICES: Final = {
     "penalties": ("classic", "none"),
     "thrown_onto_dragon": ("swallowed", "next_tick"),
     "ball_move_east": ("named", "none"),
+    "put_back_onto": ("swallowed", "next_tick"),
+    "knockback_way": ("way_in", "tick_start"),
+    "gape_head_balls": ("certain", "die"),
+    "race_two_balls": ("certain", "die"),
 }
 
 

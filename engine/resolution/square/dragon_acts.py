@@ -9,7 +9,17 @@ from ...orders import DragonOrder
 from ...square_dragon import dragon_cells
 from ..context import Tick
 from ..work import WDragon
-from .base import abs_tick, active, cells_of, dragon_order, field_of, frame, in_reach, var
+from .base import (
+    abs_tick,
+    active,
+    cells_of,
+    dragon_order,
+    field_of,
+    frame,
+    in_reach,
+    var,
+    var_or,
+)
 from .outcomes import away, burn, fall, goal, swallow, throw_aside
 
 __all__ = ["sq_dragon_actions", "sq_dragons_meet", "sq_head_balls"]
@@ -55,6 +65,22 @@ def _fight(t: Tick) -> None:
         d.marks.pop("turn", None)
         d.marks.pop("turn_step", None)
     t.emit(3, Kind.DRAGONS_RESET, {})
+    if var_or(t, "put_back_onto", "next_tick") == "swallowed":
+        _put_back_onto(t)
+
+
+def _put_back_onto(t: Tick) -> None:
+    """001: «Драконы отводятся в положение как в начале игры. Игроки остаются
+    на своих местах» and «Дракон проглатывает игрока, который оказался на
+    одной из клеток дракона»: one standing (or just thrown) on a cell a
+    dragon is put back onto, at its height, is swallowed there and then, with
+    his balls (version 4, ``variant.put_back_onto``); versions 1-3 left him
+    there, active, to the next tick's step 3."""
+    for d in t.w.dragons:
+        mine = set(cells_of(d))
+        for p in active(t):
+            if p.cell in mine and p.height == d.height:
+                swallow(t, 3, d, p)
 
 
 def sq_dragon_actions(t: Tick) -> None:
@@ -175,6 +201,17 @@ def sq_head_balls(t: Tick) -> None:
                     "height": b.height,
                     "where": "head",
                 }
-                if t.chance(10, Kind.BALL_SWALLOW_ROLL, data, float(var(t, "free_ball_swallow"))):
+                if t.chance(10, Kind.BALL_SWALLOW_ROLL, data, _head_ball_chance(t, d)):
                     goal(t, 10, d, b)
                 break
+
+
+def _head_ball_chance(t: Tick, d: WDragon) -> float:
+    """001: «Если забит перцовый мяч, то … дракон широко открывает пасть.
+    Вероятность забития гола становится 100%»: the gaping mouth swallows a
+    free ball on the head for certain, as it takes every shot (version 4,
+    ``variant.gape_head_balls``); versions 1-3 kept the die of «самый обидный
+    гол» for it."""
+    if d.marks.get("gape") and var_or(t, "gape_head_balls", "die") == "certain":
+        return float(var(t, "gape_goal_probability"))
+    return float(var(t, "free_ball_swallow"))

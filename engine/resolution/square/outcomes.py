@@ -118,6 +118,13 @@ def throw_aside(
         fall(t, step, p, "dome", final=True)
         return
     p.cell = cell
+    if var_or(t, "knockback_way", "tick_start") == "way_in":
+        # 001 «отлетает на 1 клетку назад»: a collision now sends him back
+        # along his throw, not to where the throw found him (version 4)
+        back: int | None = cell
+        for _ in range(min(int(var(t, "knockback")), count)):
+            back = f.step(back, f.opposite(direction)) if back is not None else None
+        p.prev = (back, p.height)
     swallow_if_on_dragon(t, step, p)
 
 

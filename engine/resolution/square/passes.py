@@ -7,7 +7,7 @@ from ...events import Kind
 from ...orders import Catch, Pass, Steal
 from ..context import Tick, player_label
 from ..work import WBall, WDragon, WPlayer
-from .base import active, bounce, field_of, in_reach, steal_reach, var
+from .base import active, bounce, field_of, in_reach, steal_reach, var, var_or
 from .outcomes import fall, goal, take
 
 __all__ = ["sq_passes_caught", "sq_throws"]
@@ -176,9 +176,7 @@ def _race_lost(t: Tick, p: WPlayer, b: WBall) -> bool:
         if not t.chance(7, Kind.RACE, data, float(var(t, "race_steal_first"))):
             fall(t, 7, q, "race")
             continue
-        if t.chance(
-            7, Kind.STEAL_ROLL, data | {"where": "adjacent"}, float(var(t, "race_steal_wins"))
-        ):
+        if t.chance(7, Kind.STEAL_ROLL, data | {"where": "adjacent"}, _race_steal_wins(t, p)):
             p.balls.remove(b)
             b.holder = q
             q.balls.append(b)
@@ -189,3 +187,15 @@ def _race_lost(t: Tick, p: WPlayer, b: WBall) -> bool:
             )
             return True
     return False
+
+
+def _race_steal_wins(t: Tick, p: WPlayer) -> float:
+    """The steal came first: 001 «если на кубике выпадет число больше 3 -
+    мячик отобран» is the die of a holder of exactly one ball (1.3).  A
+    holder of two still held both when the robber reached him, and «Если у
+    игрока более одного мяча, то вероятность отобрать 1 из мячей - 100%»:
+    the robber wins the race's ball for certain (version 4,
+    ``variant.race_two_balls``; versions 1-3 threw the one-ball die)."""
+    if len(p.balls) > 1 and var_or(t, "race_two_balls", "die") == "certain":
+        return float(var(t, "steal_two_balls"))
+    return float(var(t, "race_steal_wins"))

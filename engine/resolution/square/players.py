@@ -16,7 +16,11 @@ __all__ = ["sq_catch_free", "sq_collisions", "sq_steals"]
 
 def sq_collisions(t: Tick) -> None:
     """001: players on one cell (classic: and height) each fall with 50%
-    (d6 < 4); a survivor is knocked back a cell, to where he came from."""
+    (d6 < 4); a survivor is knocked back a cell, to where he came from: the
+    cell he flew from, or one cell back along a throw aside this tick
+    (version 4, ``variant.knockback_way``: :func:`.outcomes.throw_aside`
+    sets ``prev``; versions 1-3 sent a thrown player back as far as he was
+    thrown, to where the throw found him)."""
     groups: dict[tuple[int, int], list[WPlayer]] = {}
     for p in active(t):
         assert p.cell is not None and p.height is not None
