@@ -14,7 +14,8 @@
     R2 = { holds = { exactly_one_of = ["red", "blue"] } }
     right = { jet_ready = "2.1", gaping = true }  # counters (engine.cases.counters)
 
-A value may be a plain value (equal), or a table of one test: ``not``,
+A value may be a plain value (equal), or a table of tests that must all
+hold: ``not``,
 ``one_of`` (a list of values) and, for a list (``holds``, ``pending``,
 ``swallowed_players``, ``swallowed_balls``), ``has``, ``lacks`` and
 ``exactly_one_of`` (of the names given, exactly one is in the list).
@@ -236,16 +237,19 @@ def _names(value: Any, item: Norm, where: str) -> list[Any]:
 
 
 def _want(value: Any, norm: Norm, where: str, item: Norm | None = None) -> Want:
-    """A plain value, or a table of one test; ``item`` normalises the names
-    in a list (a list key only)."""
+    """A plain value, or a table of tests that must all hold; ``item``
+    normalises the names in a list (a list key only)."""
     if not isinstance(value, dict):
         want = norm(value, where)
         return Want(lambda o: bool(o == want), repr(want))
     tests = _TESTS if item is not None else _TESTS[:2]
-    if len(value) != 1 or next(iter(value)) not in tests:
-        raise CaseError(f"{where}: a value or a table of one test: {', '.join(tests)}")
-    ((test, arg),) = value.items()
-    at = f"{where}.{test}"
+    if not value or set(value) - set(tests):
+        raise CaseError(f"{where}: a value or a table of tests: {', '.join(tests)}")
+    wants = [_test(test, arg, norm, f"{where}.{test}", item) for test, arg in value.items()]
+    return Want(lambda o: all(w.test(o) for w in wants), " and ".join(w.text for w in wants))
+
+
+def _test(test: str, arg: Any, norm: Norm, at: str, item: Norm | None) -> Want:
     if test == "not":
         other = norm(arg, at)
         return Want(lambda o: bool(o != other), f"not {other!r}")
