@@ -3,6 +3,7 @@ alternative outcomes, who was first, and errors that name their line."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -292,3 +293,15 @@ def test_the_command_prints_the_line_of_a_malformed_form(tmp_path: Path) -> None
     result = CliRunner().invoke(cli, ["engine", "case", str(bad)], catch_exceptions=False)
     assert result.exit_code == 1
     assert f"ERROR {bad}: line 14: expect.L1.holds.exactly_one_of: " in result.output
+
+
+def test_the_examples_of_the_new_forms_in_docs_engine_md_read() -> None:
+    text = (Path(__file__).resolve().parents[2] / "docs" / "engine.md").read_text(encoding="utf-8")
+    part = text[text.index("### Counters by name") : text.index("The pure parts are public")]
+    blocks = re.findall(r"```toml\n(.*?)```", part, re.S)
+    assert len(blocks) == 4
+    for block in blocks:
+        head = 'title = "doc"\nrule = "1.1"\n'
+        if "ruleset" not in block:
+            head += 'ruleset = "variant-001"\n'
+        case(head + block)
