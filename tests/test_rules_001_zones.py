@@ -4,12 +4,11 @@ their links and pictures exist, and their example is a case of the book."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from support.docs_scripts import load_docs_script
 
 from engine.ruleset import load_ruleset
 
@@ -26,17 +25,8 @@ ZONES = {
 }
 
 
-def _script() -> ModuleType:
-    path = DOCS / "images" / "rules_001_zones.py"
-    spec = importlib.util.spec_from_file_location("rules_001_zones", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_pictures_draw_the_zones_the_engine_plays() -> None:
-    assert _script().zones(load_ruleset("variant-001")) == ZONES
+    assert load_docs_script("rules_001_zones").zones(load_ruleset("variant-001")) == ZONES
 
 
 @pytest.mark.parametrize("name", PAGES)
