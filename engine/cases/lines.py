@@ -48,9 +48,9 @@ def _tokens(text: str) -> list[Token]:
 
 def _parts(token: Token) -> list[str]:
     kind, text, _ = token
-    if kind == "string":
-        return [text[1:-1]]
-    return [p for p in text.split(".") if p]
+    # A quoted key is one part, but a message names a moment "2.1" as
+    # "….2.1", so it is split the same way.
+    return [p for p in (text[1:-1] if kind == "string" else text).split(".") if p]
 
 
 class _Reader:

@@ -280,10 +280,11 @@ def test_key_lines_follow_tables_dotted_keys_inline_tables_and_arrays() -> None:
     lines = dict(key_lines(text))
     assert lines[("a",)] == 1
     assert lines[("orders", "L1")] == 3
-    assert lines[("orders", "2.1", "left", "x", "y")] == 5
+    assert lines[("orders", "2", "1", "left", "x", "y")] == 5
     assert lines[("expect", "outcomes", "1", "p")] == 7
     assert lines[("expect", "outcomes", "2", "list", "2", "b")] == 11
     assert error_line(text, "orders.1.1.L1: no such verb") == 3
+    assert error_line(text, "orders.2.1.left: 'sideways' is not a move") == 5
     assert error_line(text, "the position is not possible: …") is None
 
 
