@@ -7,7 +7,6 @@ checked with the classic book (tests/test_player_rules.py)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 from pathlib import Path
@@ -15,6 +14,7 @@ from types import ModuleType
 
 import pytest
 from click.testing import CliRunner
+from support.docs_scripts import load_docs_script
 
 from bot.cli import cli
 from engine.ruleset import load_ruleset
@@ -26,12 +26,7 @@ BOOKS = {"rules-001-ru.md": "ru", "rules-001-en.md": "en"}
 
 def _pictures() -> ModuleType:
     """docs/images/rules_001_pictures.py: where the example position is made."""
-    path = DOCS / "images" / "rules_001_pictures.py"
-    spec = importlib.util.spec_from_file_location("rules_001_pictures", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_docs_script("rules_001_pictures")
 
 
 def _blocks(name: str) -> list[str]:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import click
 
-from engine.cases import Case, CaseError, parse_case, run_case
+from engine.cases import Case, CaseError, load_case, run_case
 from engine.cases.index import Sentence, check_quotes, parse_sentences, render_index
 
 __all__ = ["case_cmd"]
@@ -61,10 +61,10 @@ def _read(paths: tuple[Path, ...]) -> _Book:
     seen: dict[str, Path] = {}
     for path in _files(paths):
         try:
-            doc = tomllib.loads(path.read_text(encoding="utf-8"))
+            text = path.read_text(encoding="utf-8")
             # A case's default id is its section folder and file name: s04/held-on.
             name = f"{path.parent.name}/{path.stem}" if path.parent.name else path.stem
-            case = parse_case(doc, name=name, source=str(path))
+            case = load_case(text, name=name, source=str(path))
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, CaseError) as exc:
             book.errors.append((path, str(exc)))
             continue

@@ -7,7 +7,7 @@ probability over seeds, or "refused when saved".  Everything here is pure:
 the caller reads the files (``dragonball engine case FILE|DIR…``).
 
     from engine.cases import parse_case, run_case
-    case = parse_case(tomllib.loads(text), name="s4-held-on")
+    case = load_case(text, name="s4-held-on")   # or parse_case(tomllib.loads(text))
     result = run_case(case)
     print(result.line())
 """
@@ -15,6 +15,7 @@ the caller reads the files (``dragonball engine case FILE|DIR…``).
 from .case import Case, RuleRef, parse_case, ruleset_of
 from .expect import Expect
 from .forcing import ALIASES, NamedDice, Selector, parse_selector
+from .lines import error_line, load_case
 from .position import build_position
 from .run import CaseResult, Outcome, play, run_case
 from .text import CaseError
@@ -30,6 +31,8 @@ __all__ = [
     "RuleRef",
     "Selector",
     "build_position",
+    "error_line",
+    "load_case",
     "parse_case",
     "parse_selector",
     "play",

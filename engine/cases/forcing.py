@@ -8,6 +8,7 @@ A case forces a draw by what it is about, not by its place in the stream:
     "second_falls" = false        # ... and the other one holds on
     "direction green" = "NE"      # the green ball's next course
     "catch L3 tick=2" = false     # only on tick 2
+    first = "R1"                  # the second edition's race: R1 spoke first
 
 The key is a draw's name (an event kind or its short alias, below) and
 words that must all fit the draw: a player (``L2``), a ball, a side
@@ -21,7 +22,7 @@ fits comes from the seed.  The same words pick out events in a case's
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -29,7 +30,7 @@ from ..events import Event, Kind
 from ..resolution.context import player_label
 from .text import CaseError, is_ref, parse_outcome
 
-__all__ = ["ALIASES", "DiceRule", "NamedDice", "Selector", "parse_selector"]
+__all__ = ["ALIASES", "WHO_FIRST", "DiceRule", "NamedDice", "Selector", "parse_selector"]
 
 # Short names a case may use for the draws (any event kind also works).
 ALIASES: Final[dict[str, Kind]] = {
@@ -48,8 +49,25 @@ ALIASES: Final[dict[str, Kind]] = {
     "direction": Kind.BALL_DIRECTION,
     "bounce": Kind.BALL_BOUNCE,
     "height": Kind.BALL_HEIGHT,
+    "first": Kind.RACE,
 }
-_CONTEXT: Final = ("round", "tick", "step")
+_CONTEXT: Final = ("round", "tick", "step", "first")
+
+
+def _race_sides(data: dict[str, Any]) -> tuple[str, str] | None:
+    """(the stealer, the passer) of a race: who is first when it comes out
+    yes, and when no."""
+    side, number, target = data.get("side"), data.get("number"), data.get("target")
+    if side not in ("left", "right") or not isinstance(number, int) or not isinstance(target, int):
+        return None
+    other = "right" if side == "left" else "left"
+    return player_label(side, number), player_label(other, target)
+
+
+# A chance that says who came first: the players its yes and its no name.
+WHO_FIRST: Final[dict[Kind, Callable[[dict[str, Any]], tuple[str, str] | None]]] = {
+    Kind.RACE: _race_sides,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +82,11 @@ class Selector:
         return kind == self.kind and all(_fits(w, data, context) for w in self.words)
 
     def fits_event(self, e: Event) -> bool:
-        context = {"round": e.round, "tick": e.tick, "step": e.step, "ok": e.ok}
+        context: dict[str, Any] = {"round": e.round, "tick": e.tick, "step": e.step, "ok": e.ok}
+        who = WHO_FIRST.get(e.kind)
+        pair = None if who is None or e.ok is None else who(e.data)
+        if pair is not None:
+            context["first"] = pair[0] if e.ok else pair[1]
         return self.fits(e.kind, e.data, context)
 
 
@@ -94,6 +116,8 @@ def _fits(word: str, data: dict[str, Any], context: dict[str, Any]) -> bool:
     if "=" in word:
         key, value = word.split("=", 1)
         found = context[key] if key in _CONTEXT and key in context else data.get(key)
+        if key == "first" and is_ref(value):
+            return isinstance(found, str) and found == value.upper()
         return _matches(found, value)
     low = word.lower()
     if low in ("yes", "no") and "ok" in context:
@@ -124,6 +148,13 @@ def _same(value: Any, word: str) -> bool:
     if isinstance(value, bool):
         return word.lower() == str(value).lower()
     return str(value).lower() == word.lower()
+
+
+def _is_chance(rule: DiceRule) -> bool:
+    """A true/false rule, or a player named as the first of a race."""
+    if isinstance(rule.outcome, bool):
+        return True
+    return rule.selector.kind in WHO_FIRST and is_ref(rule.outcome)
 
 
 @dataclass(slots=True)
@@ -159,7 +190,7 @@ class NamedDice:
         other: DiceRule | None = None
         for rule in self.rules:
             if rule.selector.fits(kind, data, context):
-                if isinstance(rule.outcome, bool) is chance:
+                if _is_chance(rule) is chance:
                     rule.used += 1
                     return rule
                 other = other or rule
@@ -173,13 +204,27 @@ class NamedDice:
         rule = self._rule(moment, kind, data, chance=True)
         if rule is None:
             return None
-        if not isinstance(rule.outcome, bool):
+        outcome: bool | str | None = rule.outcome
+        who = WHO_FIRST.get(kind)
+        if who is not None and isinstance(outcome, str):
+            outcome = self._first(rule, who(data), outcome)
+            if outcome is None:
+                return None
+        if not isinstance(outcome, bool):
             self.problems.append(f"{rule.selector.text}: a chance is true or false")
             return None
-        if (rule.outcome and p <= 0) or (not rule.outcome and p >= 1):
+        if (outcome and p <= 0) or (not outcome and p >= 1):
             self.problems.append(f"{rule.selector.text} = {rule.outcome}: its chance is {p:g}")
             return None
-        return rule.outcome
+        return outcome
+
+    def _first(self, rule: DiceRule, pair: tuple[str, str] | None, name: str) -> bool | None:
+        """``first = "R1"``: yes when R1 is the one a yes puts first."""
+        if pair is not None and name.upper() in pair:
+            return name.upper() == pair[0]
+        among = "" if pair is None else f" of {pair[0]} (the steal) and {pair[1]} (the spell)"
+        self.problems.append(f"{rule.selector.text} = {name}: {name} is not in the race{among}")
+        return None
 
     def pick(
         self, moment: tuple[int, int, int], kind: Kind, data: dict[str, Any], labels: Sequence[str]

@@ -18,6 +18,8 @@ once, in its holder's ``holds``.
 
     [dragons]
     left = { head = 102, facing = "E", height = 2, effect = "sneeze" }
+    # the second edition's counters by name (engine.cases.counters):
+    # right = { head = 114, facing = "W", jet_ready = "2.1", breath_until = 2 }
 
     left_team = { score = 3, warnings = 1, warned_round = 1 }
 """
@@ -35,6 +37,7 @@ from ..resolution.geo import DIST, dragon_after, dragon_cells_problem, mouth_of
 from ..ruleset import Ruleset
 from ..square_dragon import dragon_cells as square_dragon_cells
 from ..state import BallState, DragonState, MatchState, PlayerRef, PlayerState, TeamState
+from .counters import DRAGON_COUNTERS, PLAYER_COUNTERS, read_counters
 from .text import CaseError, parse_place, parse_ref, ref_label
 
 __all__ = ["PARK_DISTANCE", "build_position"]
@@ -43,6 +46,7 @@ PARK_DISTANCE: Final = 4  # an unnamed dragon keeps at least this far from the c
 TEAM_NAMES: Final[dict[Side, str]] = {"left": "Левые", "right": "Правые"}
 _PLAYER_KEYS: Final = frozenset(
     {"at", "holds", "status", "return_round", "swallowed_by", "name", "marks"}
+    | set(PLAYER_COUNTERS)
 )
 _BALL_KEYS: Final = frozenset(
     {"at", "status", "direction", "pass_ticks_left", "spell", "enchanted_by", "swallowed_by"}
@@ -52,6 +56,7 @@ _DRAGON_KEYS: Final = frozenset(
     {"head", "facing", "height", "mouth_open", "effect", "pending", "extinguished", "paralysed"}
     | {"short_left", "volleys_left", "open_ticks", "swallowed_players", "swallowed_balls"}
     | {"marks"}
+    | set(DRAGON_COUNTERS)
 )
 _TEAM_KEYS: Final = frozenset({"score", "enchanted_left", "warnings", "warned_round", "name"})
 
@@ -71,9 +76,9 @@ def build_position(doc: dict[str, Any], rules: Ruleset) -> MatchState:
             named_cells.add(b.pass_to[0])
     dragons = _dragons(_table(doc, "dragons"), rules, named_cells)
     marks = {
-        parse_ref(k, f"players.{k}"): _marks(v.get("marks"), f"players.{k}.marks")
+        parse_ref(k, f"players.{k}"): read_counters(v, PLAYER_COUNTERS, rules, f"players.{k}")
         for k, v in _table(doc, "players").items()
-        if isinstance(v, dict) and "marks" in v
+        if isinstance(v, dict)
     }
     if marks:
         players = [replace(p, marks=marks.get(p.ref, p.marks)) for p in players]
@@ -91,14 +96,6 @@ def build_position(doc: dict[str, Any], rules: Ruleset) -> MatchState:
     if problems:
         raise CaseError("the position is not possible: " + "; ".join(problems[:3]))
     return state
-
-
-def _marks(value: Any, where: str) -> tuple[tuple[str, int], ...]:
-    """An edition's counters (the second edition's turn, jet, breath, return
-    cell …): a table of whole numbers."""
-    if not isinstance(value, dict):
-        raise CaseError(f"{where} must be a table of whole numbers")
-    return tuple(sorted((str(k), _int(v, f"{where}.{k}")) for k, v in value.items()))
 
 
 def _table(doc: dict[str, Any], key: str) -> dict[str, Any]:
@@ -299,7 +296,7 @@ def _dragon(side: Side, spec: Any, rules: Ruleset) -> DragonState:
         _int(spec.get("open_ticks", 0), f"{where}.open_ticks"),
         tuple(parse_ref(r, f"{where}.swallowed_players") for r in eaten),
         tuple(spec.get("swallowed_balls", [])),
-        _marks(spec["marks"], f"{where}.marks") if "marks" in spec else (),
+        read_counters(spec, DRAGON_COUNTERS, rules, where),
     )
 
 

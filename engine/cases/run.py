@@ -10,6 +10,7 @@ from ..orders import PlayerOrder, RoundOrders
 from ..resolve import resolve_tick
 from ..state import MatchState
 from .case import Case
+from .expect import Expect
 
 __all__ = ["CaseResult", "Outcome", "play", "run_case"]
 
@@ -40,7 +41,7 @@ class CaseResult:
         kind = self.case.expect.kind
         if kind == "probability":
             text = f"{self.observed}, expected {self.expected.rpartition(' = ')[2]}"
-        elif kind == "refused":
+        elif kind in ("outcomes", "refused"):
             text = self.observed
         else:
             text = f"as expected ({self.expected})"
@@ -95,15 +96,18 @@ def run_case(case: Case) -> CaseResult:
         expected, observed, detail = _refused(case)
     elif expect.kind == "probability":
         expected, observed, detail = _probability(case)
+    elif expect.kind == "outcomes":
+        expected, observed, detail = _outcomes(case)
     else:
         expected, observed, detail = _exact(case)
     return CaseResult(case, not detail, expected, observed, tuple(detail))
 
 
-def _describe(case: Case) -> str:
-    parts = [f"{what} = {want!r}" for what, want, _ in case.expect.checks]
-    parts += [f"event {s.text!r}" for s in case.expect.events]
-    parts += [f"no event {s.text!r}" for s in case.expect.no_events]
+def _describe(case: Case, expect: Expect | None = None) -> str:
+    expect = case.expect if expect is None else expect
+    parts = [f"{what} = {want!r}" for what, want, _ in expect.checks]
+    parts += [f"event {s.text!r}" for s in expect.events]
+    parts += [f"no event {s.text!r}" for s in expect.no_events]
     return ", ".join(parts) or "nothing"
 
 
@@ -134,6 +138,44 @@ def _probability(case: Case) -> tuple[str, str, list[str]]:
     detail = sorted(problems) + [f"forced draw {u!r} never happened" for u in sorted(used)]
     if abs(share - expect.probability) > expect.tolerance:
         detail.append(f"share {share:.3f} is not {expect.probability:g} ± {expect.tolerance:.3f}")
+    return expected, observed, detail
+
+
+def _outcomes(case: Case) -> tuple[str, str, list[str]]:
+    """Each seed meets one of the alternatives at least, and the rest of the
+    expectation; each alternative's share is within its tolerance."""
+    expect = case.expect
+    hits = [0] * len(expect.outcomes)
+    problems: set[str] = set()
+    used: set[str] = set(case.forcing().unused())
+    detail: list[str] = []
+    for i in range(expect.seeds):
+        seed = f"{case.seed}/{i}"
+        out = play(case, seed)
+        problems.update(out.problems)
+        used &= set(out.unused)
+        met = [not o.failures(out.state, out.events) for o in expect.outcomes]
+        for k, ok in enumerate(met):
+            hits[k] += ok
+        missed = expect.failures(out.state, out.events)
+        if not any(met) and len(detail) < 3:
+            detail.append(f"seed {seed!r} meets none of the outcomes")
+        if missed and len(detail) < 3:
+            detail.append(f"seed {seed!r}: " + "; ".join(missed))
+    wants, shares = [], []
+    for k, o in enumerate(expect.outcomes):
+        assert o.probability is not None
+        share = hits[k] / expect.seeds
+        wants.append(f"P({_describe(case, o)}) = {o.probability:g} ± {o.tolerance:.3f}")
+        shares.append(f"{share:.3f}")
+        if abs(share - o.probability) > o.tolerance:
+            detail.append(
+                f"outcome {k + 1}: share {share:.3f} is not {o.probability:g} ± {o.tolerance:.3f}"
+            )
+    rest = _describe(case)
+    expected = "; ".join(wants) + ("" if rest == "nothing" else f"; always {rest}")
+    observed = f"{' / '.join(shares)} over {expect.seeds} seeds"
+    detail = sorted(problems) + [f"forced draw {u!r} never happened" for u in sorted(used)] + detail
     return expected, observed, detail
 
 
