@@ -24,20 +24,19 @@ from storage.db import Database
 from storage.models import InboundMessage, Member
 
 from .handlers import gm, gm_setup, members
-from .handlers.gm import Outcome
 from .inbound import commands
 from .inbound import receive as inbound
-from .kernel import audience
+from .kernel import audience, notify
 from .kernel.api import DeliveryResult, Inbound, MemberInfo, OutboxItem, Reply
 from .kernel.context import Actor, ServiceError, Tx
 from .kernel.i18n import lang_or_default, t
-from .kernel.ports import Clock, SystemClock
+from .kernel.outcome import Outcome
+from .kernel.ports import Clock, Reporter, SystemClock
 from .kernel.positions import PositionCache
 from .kernel.settings import ServiceSettings
-from .outbox import delivery, notify
+from .outbox import delivery
 from .rounds import resolve as rounds
 from .rounds.fairness import Verification
-from .rounds.reports import Reporter
 from .runtime import workers
 from .runtime.sharedmarks import SharedMarks
 from .runtime.watermark import Watermarks

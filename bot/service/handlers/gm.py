@@ -5,10 +5,10 @@ referee's log and tells the game about it."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import datetime, timedelta
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.geometry import Side
 from engine.legality import check_orders
@@ -17,11 +17,12 @@ from engine.problems import Code
 from storage import repo
 from storage.models import Game
 
+from ..kernel import notify
 from ..kernel.context import Actor, ServiceError, Tx, game_code
 from ..kernel.i18n import N_, STATUS_TEXTS, format_time, t, tn
+from ..kernel.notify import Destination
+from ..kernel.outcome import Outcome
 from ..orders.filing import store_order
-from ..outbox import notify
-from ..outbox.notify import Destination
 from ..rounds import resolve as rounds
 from ..runtime.deadlines import (
     ScheduleError,
@@ -30,9 +31,6 @@ from ..runtime.deadlines import (
     parse_zone,
     schedule_text,
 )
-
-if TYPE_CHECKING:
-    from ..kernel.audience import Shown, View
 
 __all__ = [
     "Outcome",
@@ -55,28 +53,6 @@ __all__ = [
     "told_line",
     "warn",
 ]
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """A structured answer: an i18n text key with its parameters, plus data."""
-
-    key: str
-    params: dict[str, Any] = field(default_factory=dict)
-    status: str = "ok"
-    game_id: int | None = None
-    data: dict[str, Any] = field(default_factory=dict)
-    # What the answer carries besides its text: a reference to pictures drawn
-    # when it is delivered (see bot.service.outbox.delivery), inline (label, url) buttons.
-    pictures: str | None = None
-    buttons: tuple[tuple[str, str], ...] = ()
-    # Whose secret the answer is (None: the asker's whole view, unless its key is
-    # one of audience.PUBLIC_KEYS) and how it reads for fewer (see bot.service.kernel.audience).
-    secrecy: View | None = None
-    shown: Shown | None = None
-    # For a command that changed a game: who was told of it (a line of the
-    # reader's language added to the answer, see :func:`told_line`).
-    told: Callable[[str], str] | None = None
 
 
 def is_gm(tx: Tx, actor: Actor, game_id: int | None) -> bool:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.render.odds import odds_lines
 from engine.geometry import Side
 from engine.odds import OrderOdds, order_odds
 from engine.orders import RoundOrders
@@ -61,6 +60,8 @@ def odds_text(tx: Tx, game_id: int, sides: frozenset[str], lang: str) -> str:
         found = sheet_odds(tx, game_id, "left" if side == "left" else "right")
         head = t("odds.header", lang, game=game_code(found.game), round=found.round.number,
                  team=found.state.team("left" if side == "left" else "right").name)  # fmt: skip
-        lines = odds_lines(found.odds, state=found.state, ruleset=found.ruleset, lang=lang)
+        lines = tx.reporter.odds_lines(
+            found.odds, state=found.state, ruleset=found.ruleset, lang=lang
+        )
         parts.append("\n".join([head, *(lines or [t("odds.no_orders", lang)])]))
     return "\n\n".join(parts)

@@ -20,16 +20,16 @@ from storage import repo
 from storage.models import Game
 
 from ..handlers import gm, gm_setup, invitations, members, odds
-from ..handlers.gm import Outcome
 from ..handlers.rulebook import RULES_PICTURES, edition, rules_params
 from ..kernel import audience
 from ..kernel.api import Inbound
 from ..kernel.audience import PUBLIC, Audience, MailForm, Shown, View
 from ..kernel.context import Actor, ServiceError, Tx, game_code, parse_game_code
 from ..kernel.i18n import N_, format_time, t
+from ..kernel.outcome import Outcome
+from ..kernel.ports import Report
 from ..orders import submit as ordering
 from ..rounds import resolve as rounds
-from ..rounds.reports import Report
 from ..runtime.deadlines import ScheduleError, parse_zone
 
 __all__ = [

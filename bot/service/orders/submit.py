@@ -25,10 +25,10 @@ from storage.models import Game, OrderRow, Round
 from ..kernel.context import Actor, ServiceError, Tx, game_code
 from ..kernel.i18n import N_, format_time, t
 from ..rounds import resolve as rounds
+from ..rounds.receipts import receipt
 from . import changes
 from .acknowledge import Acknowledgement
 from .filing import Order, store_order
-from .receipts import receipt
 
 __all__ = [
     "OrderPlan",

@@ -25,9 +25,8 @@ from datetime import timedelta
 from bot.logging import get_logger
 
 from ..kernel.api import DeliveryResult, OutboxItem
-from ..kernel.ports import Channel, Clock, sleep_or_event
+from ..kernel.ports import Channel, Clock, OutboxStore, sleep_or_event
 from ..runtime.workers import new_worker_id
-from ..service import GameService
 
 __all__ = ["OutboxWorker"]
 
@@ -37,7 +36,7 @@ log = get_logger(__name__)
 class OutboxWorker:
     def __init__(
         self,
-        service: GameService,
+        service: OutboxStore,
         channels: Mapping[str, Channel],
         clock: Clock,
         *,
