@@ -18,7 +18,7 @@ from storage.models import Game, Round
 
 from ..kernel.context import Tx, game_code
 from ..kernel.i18n import t
-from ..orders.submit import _open_round
+from ..orders.submit import open_round_of
 from ..rounds import resolve as rounds
 
 __all__ = ["SheetOdds", "odds_text", "sheet_odds"]
@@ -37,7 +37,7 @@ def sheet_odds(tx: Tx, game_id: int, side: Side, orders: RoundOrders | None = No
     """The odds of ``side``'s sheet on file (or of ``orders``) in the open round."""
     game = repo.get_game(tx.s, game_id)
     assert game is not None and game.id is not None
-    rnd = _open_round(tx, game)
+    rnd = open_round_of(tx, game)
     state = rounds.load_state(tx, rnd)
     ruleset = rounds.ruleset_of(game)
     if orders is None:
