@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from ..handlers import gm, gm_setup
+from ..handlers import gm, gm_match, gm_setup
 from ..kernel.api import Reply
 from .core import ServiceCore
 
@@ -53,10 +53,10 @@ class GameMasters(ServiceCore):
         return await self._gm(by, lambda tx, a: gm_setup.start(tx, a, game_id))
 
     async def pause(self, game_id: int, reason: str = "", *, by: str = "cli") -> Reply:
-        return await self._gm(by, lambda tx, a: gm.pause(tx, a, game_id, reason))
+        return await self._gm(by, lambda tx, a: gm_match.pause(tx, a, game_id, reason))
 
     async def resume(self, game_id: int, *, by: str = "cli") -> Reply:
-        return await self._gm(by, lambda tx, a: gm.resume(tx, a, game_id))
+        return await self._gm(by, lambda tx, a: gm_match.resume(tx, a, game_id))
 
     async def extend(
         self,
@@ -66,32 +66,34 @@ class GameMasters(ServiceCore):
         until: datetime | None = None,
         by: str = "cli",
     ) -> Reply:
-        return await self._gm(by, lambda tx, a: gm.extend(tx, a, game_id, by=by_time, until=until))
+        return await self._gm(
+            by, lambda tx, a: gm_match.extend(tx, a, game_id, by=by_time, until=until)
+        )
 
     async def resolve_now(self, game_id: int, *, by: str = "cli") -> Reply:
-        return await self._gm(by, lambda tx, a: gm.resolve_now(tx, a, game_id))
+        return await self._gm(by, lambda tx, a: gm_match.resolve_now(tx, a, game_id))
 
     async def rollback(self, game_id: int, *, by: str = "cli") -> Reply:
-        return await self._gm(by, lambda tx, a: gm.rollback(tx, a, game_id))
+        return await self._gm(by, lambda tx, a: gm_match.rollback(tx, a, game_id))
 
     async def warn(self, game_id: int, side: str, reason: str = "", *, by: str = "cli") -> Reply:
-        return await self._gm(by, lambda tx, a: gm.warn(tx, a, game_id, side, reason))
+        return await self._gm(by, lambda tx, a: gm_match.warn(tx, a, game_id, side, reason))
 
     async def penalty(self, game_id: int, side: str, tick: int = 1, *, by: str = "cli") -> Reply:
-        return await self._gm(by, lambda tx, a: gm.penalty(tx, a, game_id, side, tick))
+        return await self._gm(by, lambda tx, a: gm_match.penalty(tx, a, game_id, side, tick))
 
     async def substitute(
         self, game_id: int, side: str, out_number: int, in_number: int, *, by: str = "cli"
     ) -> Reply:
         return await self._gm(
-            by, lambda tx, a: gm.substitute(tx, a, game_id, side, out_number, in_number)
+            by, lambda tx, a: gm_match.substitute(tx, a, game_id, side, out_number, in_number)
         )
 
     async def end(self, game_id: int, reason: str = "", *, by: str = "cli") -> Reply:
-        return await self._gm(by, lambda tx, a: gm.end(tx, a, game_id, reason))
+        return await self._gm(by, lambda tx, a: gm_match.end(tx, a, game_id, reason))
 
     async def announce(self, game_id: int, text: str, *, by: str = "cli") -> Reply:
-        return await self._gm(by, lambda tx, a: gm.announce(tx, a, game_id, text))
+        return await self._gm(by, lambda tx, a: gm_match.announce(tx, a, game_id, text))
 
     async def link_team_chat(
         self, game_id: int, side: str, chat: str, thread: str | None = None, *, by: str = "cli"
