@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import TypeVar
@@ -38,6 +38,11 @@ class ServiceCore:
         reporter: Reporter,
         clock: Clock | None = None,
         after_engine: Callable[[int, int], None] | None = None,
+        listeners: Sequence[Callable[[], None]] = (),
+        couriers: dict[str, Callable[[OutboxItem], None]] | None = None,
+        watermarks: Watermarks | None = None,
+        shared_marks: SharedMarks | None = None,
+        reminding: Callable[[], bool] | None = None,
     ) -> None:
         self.db = db
         self.settings = settings or ServiceSettings()
@@ -46,24 +51,27 @@ class ServiceCore:
         self.after_engine = after_engine
         # Called after an operation that queued messages or may have moved a
         # deadline: the composition root wakes the outbox worker and the scheduler.
-        self.listeners: list[Callable[[], None]] = []
+        self.listeners: list[Callable[[], None]] = list(listeners)
         # Channel name → who delivers an answer at once (the running outbox worker
-        # registers itself): the answer to a message is queued already claimed and
-        # handed over, instead of waiting for the worker to find it.
-        self.couriers: dict[str, Callable[[OutboxItem], None]] = {}
+        # registers itself in the registry the composition root gives both): the
+        # answer to a message is queued already claimed and handed over, instead
+        # of waiting for the worker to find it.
+        self.couriers: dict[str, Callable[[OutboxItem], None]] = (
+            couriers if couriers is not None else {}
+        )
         self.positions = PositionCache()
         # This process as the owner of its outbox claims (set by the running worker).
         self.owner: str | None = None
         # How far each channel has been read (the composition root says which
         # channels take messages); a due round waits for them, at most the grace.
-        self.watermarks = Watermarks(grace=self.settings.deadline_grace)
+        self.watermarks = watermarks or Watermarks(grace=self.settings.deadline_grace)
         self.watermarks.listeners.append(self._changed)
         self.waiting_until: datetime | None = None
-        # Several processes on PostgreSQL (bot/app.py sets these): the marks of
+        # Several processes on PostgreSQL (bot/app.py gives these): the marks of
         # channels read by another process, and whether this one sends the
         # reminders (a leader's role, bot/service/runtime/leadership.py).
-        self.shared_marks: SharedMarks | None = None
-        self.reminding: Callable[[], bool] = lambda: True
+        self.shared_marks = shared_marks
+        self.reminding: Callable[[], bool] = reminding or (lambda: True)
 
     def learn_bot_username(self, username: str) -> None:
         """The Telegram bot's @username, once it is known: invitations link to it."""
