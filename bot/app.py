@@ -36,8 +36,11 @@ from bot.service import (
     ServiceSettings,
     SystemClock,
 )
+from bot.service.kernel.api import OutboxItem
 from bot.service.runtime.leadership import Leadership, OnlyOneProcess, hold_sqlite
 from bot.service.runtime.sharedmarks import SharedMarks
+from bot.service.runtime.watermark import Watermarks
+from bot.service.runtime.workers import new_worker_id
 from storage.db import Database
 from storage.schema import check_schema
 
@@ -96,9 +99,35 @@ def build_app(config: Config, *, clock: Clock | None = None) -> App:
     except Exception:
         db.dispose()
         raise
+    settings = ServiceSettings.from_config(config)
+    # Built first and given to all that use them: nothing is set on an object
+    # after it is built. PostgreSQL: several processes, with leaders for the roles,
+    # the reminders one of them, and the channel marks of readers elsewhere.
+    watermarks = Watermarks(grace=settings.deadline_grace)
+    couriers: dict[str, Callable[[OutboxItem], None]] = {}
+    worker_id = new_worker_id()
+    leadership = shared_marks = None
+    if not db.is_sqlite:
+        leadership = Leadership(
+            config.database.url, schema=db.schema,
+            interval=config.database.leader_interval_seconds,
+        )  # fmt: skip
+        shared_marks = SharedMarks(
+            db, watermarks, worker_id,
+            recheck=timedelta(seconds=config.database.leader_interval_seconds),
+        )  # fmt: skip
+
+    def changed() -> None:
+        # Something was queued or a deadline moved: wake the scheduler and the
+        # worker (built below, from the service).
+        scheduler.wake()
+        worker.wake()
+
     service = GameService(
-        db, ServiceSettings.from_config(config), reporter=RenderReporter(), clock=clock
-    )
+        db, settings, reporter=RenderReporter(), clock=clock, listeners=(changed,),
+        couriers=couriers, watermarks=watermarks, shared_marks=shared_marks,
+        reminding=partial(leadership.holds, "reminders") if leadership is not None else None,
+    )  # fmt: skip
     channels: dict[str, Channel] = {}
     parts: list[Part] = []
     if config.telegram.enabled:
@@ -124,44 +153,26 @@ def build_app(config: Config, *, clock: Clock | None = None) -> App:
         adapter = mail.MailAdapter(service, mail.MailPolicy.from_config(config.mail))
         reader = imap.ImapInbound(
             config.imap, adapter.handle, max_message_bytes=config.mail.max_message_bytes,
-            on_mark=lambda until: service.watermarks.advance("email", until), now=clock.now,
+            on_mark=lambda until: watermarks.advance("email", until), now=clock.now,
         )  # fmt: skip
-        service.watermarks.expect("email", reader.refresh)
+        watermarks.expect("email", reader.refresh)
         imap_config = config.imap
         mailbox = f"imap:{imap_config.username}@{imap_config.host}:{imap_config.port}/{imap_config.mailbox}"
         parts.append(Part("imap", run=reader.run, stop=reader.close, role=mailbox))
     if config.web.enabled:
         parts.append(_adapter("bot.web", "web").web_part(config, service))
     scheduler = DeadlineScheduler(service.run_due, clock)
-    worker = OutboxWorker(service, channels, clock)
-    service.listeners += [scheduler.wake, worker.wake]
-    app = App(config, db, service, channels, scheduler, worker, parts)
-    if not db.is_sqlite:
-        _share(app)
-    return app
+    worker = OutboxWorker(service, channels, clock, worker_id=worker_id, couriers=couriers)
+    if leadership is not None:
 
+        def took(_role: str, held: bool) -> None:
+            if held:  # a new leader: whatever is due (a reminder) is looked at now
+                scheduler.wake()
 
-def _share(app: App) -> None:
-    """Several processes on PostgreSQL: leaders for the roles, the reminders one
-    of them, and the channel marks of readers in other processes."""
-    service = app.service
-    leadership = Leadership(
-        app.config.database.url, schema=app.db.schema,
-        interval=app.config.database.leader_interval_seconds,
-    )  # fmt: skip
-    app.leadership = leadership
-    service.reminding = partial(leadership.holds, "reminders")
-    service.shared_marks = SharedMarks(
-        app.db, service.watermarks, app.worker.worker_id,
-        recheck=timedelta(seconds=app.config.database.leader_interval_seconds),
-    )  # fmt: skip
-
-    def took(_role: str, held: bool) -> None:
-        if held:  # a new leader: whatever is due (a reminder) is looked at now
-            app.scheduler.wake()
-
-    leadership.listeners.append(took)
-    app.parts.append(Part("reminders", run=_forever, role="reminders"))
+        leadership.listeners.append(took)
+        # The reminders' role has no loop of its own: the scheduler asks whether it is held.
+        parts.append(Part("reminders", run=_forever, role="reminders"))
+    return App(config, db, service, channels, scheduler, worker, parts, leadership)
 
 
 async def _forever() -> None:

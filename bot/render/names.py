@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 from bot.i18n import N_, t
+from bot.i18n.editions import edition_name
 from engine.geometry import Direction, Side
 from engine.ruleset import Ruleset
 from engine.state import MatchState
@@ -106,19 +107,6 @@ def _word(table: dict[str, str], code: str, lang: str) -> str:
 def _ball(ball: str, form: int, lang: str, default: str) -> str:
     forms = _BALL_FORMS.get(ball)
     return t(forms[form], lang) if forms else default
-
-
-# Editions by ruleset name; another ruleset is named by its own title.
-_EDITIONS: Final[dict[str, str]] = {
-    "classic": N_("ruleset.classic"),
-    "variant-001": N_("ruleset.variant-001"),
-}
-
-
-def edition_name(ruleset: Ruleset, lang: str) -> str:
-    """«классические правила», "the classic rules": what a game is played by."""
-    key = _EDITIONS.get(ruleset.name)
-    return t(key, lang) if key is not None else ruleset.title
 
 
 def check_lang(lang: str) -> str:

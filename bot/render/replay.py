@@ -12,16 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from html import escape
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from bot.i18n import t
 from engine.geometry import Side
 
+from .material import RoundMaterial
 from .report import report_parts
 from .svg import field_svg
-
-if TYPE_CHECKING:
-    from bot.service.rounds.reports import RoundMaterial
 
 __all__ = ["REPLAY_CSS", "replay_pages", "round_file"]
 

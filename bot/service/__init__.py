@@ -7,10 +7,10 @@ rounds at their deadlines.
 """
 
 from .kernel.api import Attachment, DeliveryResult, Inbound, MemberInfo, OutboxItem, Reply
-from .kernel.ports import Channel, Clock, FakeClock, SystemClock
+from .kernel.ports import Channel, Clock, FakeClock, Reporter, SystemClock
 from .kernel.settings import ServiceSettings
 from .outbox.worker import OutboxWorker
-from .rounds.reports import RenderReporter, Reporter
+from .rounds.reports import RenderReporter
 from .runtime.deadlines import DeadlineScheduler, next_deadline, parse_schedule
 from .service import GameService
 

@@ -21,6 +21,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from urllib.parse import parse_qsl
 
+from bot.service.kernel.links import link_mac as _link_mac
+from bot.service.kernel.links import sign_link
+
 __all__ = ["Caller", "Unauthorized", "check_init_data", "check_link", "sign_init_data", "sign_link"]
 
 
@@ -78,15 +81,6 @@ def check_init_data(init_data: str, token: str, *, max_age: timedelta, now: date
         raise Unauthorized("stale")
     lang = user.get("language_code")
     return Caller(telegram_user_id=user_id, lang=lang if isinstance(lang, str) else None)
-
-
-def _link_mac(secret: bytes, body: str) -> str:
-    return hmac.new(secret, body.encode(), hashlib.sha256).hexdigest()[:32]
-
-
-def sign_link(secret: bytes, member_id: int, game_id: int, expires: datetime) -> str:
-    body = f"{member_id}.{game_id}.{int(expires.timestamp())}"
-    return f"{body}.{_link_mac(secret, body)}"
 
 
 def check_link(secret: bytes, token: str, *, now: datetime) -> Caller:

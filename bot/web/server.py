@@ -22,10 +22,8 @@ from aiohttp import web
 
 from bot.i18n import t
 from bot.logging import get_logger
-from bot.service import GameService
+from bot.service import GameService, webpage
 from bot.service.kernel.context import ServiceError, Tx, parse_game_code
-from bot.service.rounds.replay import replay_pages
-from storage import repo
 
 from . import views
 from .auth import Caller, Unauthorized, check_init_data, check_link
@@ -208,11 +206,11 @@ def build_web_app(service: GameService, settings: WebSettings) -> web.Applicatio
             raise web.HTTPNotFound()
 
         def build(tx: Tx) -> dict[str, str]:
-            done = len(repo.resolved_rounds(tx.s, game_id))
+            done = webpage.resolved_count(tx, game_id)
             hit = cache.get((game_id, lang))
             if hit is not None and hit[0] == done:
                 return hit[1]
-            pages = replay_pages(tx, game_id, lang)
+            pages = webpage.replay_pages(tx, game_id, lang)
             cache[(game_id, lang)] = (done, pages)
             return pages
 

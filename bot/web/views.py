@@ -4,7 +4,7 @@ Every answer is built for one member and holds only his own team's orders
 and what everybody may see: the position as the public pictures show it
 (never a ball's enchantment nor where the vanished yellow ball is), never
 the other team's orders.  Drafts are read by the same parser and legality
-code as a typed message (``ordering.plan_orders``); nothing is stored here —
+code as a typed message (``webpage.plan_orders``); nothing is stored here —
 submitting goes through ``GameService.receive`` like a typed message.
 """
 
@@ -20,12 +20,9 @@ from bot.orderlang.messages import BALL_LABELS, lang_of
 from bot.orderlang.printer import player_name
 from bot.render.odds import chance_text, odds_lines
 from bot.render.svg import field_svg
-from bot.service.handlers.members import choose_game
-from bot.service.inbound.receive import identify
+from bot.service import webpage
 from bot.service.kernel.api import Inbound
 from bot.service.kernel.context import Actor, ServiceError, Tx, game_code
-from bot.service.orders import submit as ordering
-from bot.service.rounds import resolve as rounds
 from engine.field import HexField, SquareField
 from engine.geometry import Side
 from engine.legality import check_orders, player_path
@@ -43,8 +40,7 @@ from engine.orders import (
 from engine.problems import Code
 from engine.ruleset import Ruleset
 from engine.state import MatchState, other_side
-from storage import repo
-from storage.models import Game, Member, Round
+from storage.models import Game, Round
 
 from .auth import Caller
 
@@ -137,7 +133,7 @@ class Seat:
     actor: Actor
     game: Game
     round: Round
-    scope: ordering.Scope
+    scope: webpage.Scope
     side: Side
     state: MatchState
     rules: Ruleset
@@ -148,40 +144,39 @@ def sender(tx: Tx, caller: Caller) -> Inbound:
     if caller.telegram_user_id is not None:
         uid = str(caller.telegram_user_id)
         return Inbound("telegram", "", uid, "", b"", tx.now, chat=uid)
-    member = tx.s.get(Member, caller.member_id) if caller.member_id is not None else None
+    member = webpage.member(tx, caller.member_id) if caller.member_id is not None else None
     if member is None or not member.email:
         raise Forbidden("no such member")
     return Inbound("email", "", member.email, "", b"", tx.now, authenticated=True)
 
 
 def seat(tx: Tx, caller: Caller) -> Seat:
-    actor = identify(tx, sender(tx, caller))
+    actor = webpage.identify(tx, sender(tx, caller))
     if actor.member is None:
         raise Forbidden("not a member")
     try:
         if caller.game_id is not None:
-            game = repo.get_game(tx.s, caller.game_id)
+            game = webpage.game(tx, caller.game_id)
             if game is None:
                 raise Forbidden("no such game")
         else:
-            game = choose_game(tx, actor, explicit=None, hint=None, chat=None)
+            game = webpage.choose_game(tx, actor, explicit=None, hint=None, chat=None)
         assert game.id is not None
-        scope = ordering.scope_of(tx, actor, game)
-        rnd = ordering._open_round(tx, game)
+        scope = webpage.scope_of(tx, actor, game)
+        rnd = webpage.open_round_of(tx, game)
     except ServiceError as err:
         text = t(err.key, actor.lang, **err.params)
         raise Forbidden(text, text=text) from None
     if scope.side is None:  # a game master orders by message, naming the team
         raise Forbidden("the page orders for one team", "web.forbidden_team")
     return Seat(
-        actor, game, rnd, scope, scope.side, rounds.load_state(tx, rnd), rounds.ruleset_of(game)
+        actor, game, rnd, scope, scope.side, webpage.load_state(tx, rnd), webpage.ruleset_of(game)
     )
 
 
 def _on_file(tx: Tx, s: Seat) -> RoundOrders:
     assert s.game.id is not None
-    rows = repo.current_orders(tx.s, s.game.id, s.round.number, s.side)
-    return RoundOrders.from_json(rounds.orders_document(rows)).for_side(s.side)
+    return webpage.orders_on_file(tx, s.game.id, s.round.number, s.side).for_side(s.side)
 
 
 def _public_state(state: MatchState, side: Side) -> dict[str, Any]:
@@ -310,7 +305,7 @@ def _names(rules: Ruleset, lang: str) -> dict[str, str]:
 
 def _draft(tx: Tx, s: Seat, text: str, lang: str) -> tuple[Any, RoundOrders]:
     assert s.game.id is not None
-    plan = ordering.plan_orders(tx, s.actor, s.game.id, text, lang=lang)
+    plan = webpage.plan_orders(tx, s.actor, s.game.id, text, lang=lang)
     return plan.result, apply_result(_on_file(tx, s), plan.result).for_side(s.side)
 
 

@@ -24,7 +24,7 @@ from bot.orderlang.echo import JudgeLines, is_judge_line
 from bot.orderlang.messages import MESSAGES, message
 from bot.service.kernel import textblocks
 from bot.service.orders.acknowledge import Acknowledgement
-from bot.service.orders.receipts import receipt
+from bot.service.rounds.receipts import receipt
 from engine.geometry import SIDES, Side
 from engine.state import MatchState
 

@@ -20,6 +20,7 @@ from bot.service import FakeClock
 from storage.db import Database
 from storage.models import Round
 from storage.schema import SchemaOutOfDate, upgrade
+from storage.testing import POSTGRES_URL, temporary_database
 
 
 @pytest.fixture
@@ -220,3 +221,26 @@ async def test_a_configured_game_master_address_gets_its_pass_phrase(tmp_path: P
         assert reply.status == "ok", reply.text
     finally:
         app.db.dispose()
+
+
+def test_the_app_on_postgresql_is_built_whole(tmp_path: Path) -> None:
+    # Several processes share PostgreSQL: the service is given its leadership,
+    # watermarks, shared marks and courier registry when it is built, the same
+    # objects the outbox worker and the readers use; nothing is set on it after.
+    with temporary_database("postgresql", migrate=True) as db:
+        path = tmp_path / "judge.toml"
+        url = f"{POSTGRES_URL}?options=-csearch_path%3D{db.schema}"
+        path.write_text(f'[database]\nurl = "{url}"\n')
+        app = build_app(load_config(path), clock=FakeClock(START))
+        try:
+            service = app.service
+            assert app.leadership is not None
+            assert service.shared_marks is not None
+            assert service.shared_marks.owner == app.worker.worker_id
+            assert service.shared_marks.marks is service.watermarks
+            assert service.couriers is app.worker.couriers
+            assert service.reminding() is False  # no leader yet: this process sends none
+            assert [part.name for part in app.parts][-1] == "reminders"
+            assert len(service.listeners) == 1
+        finally:
+            app.db.dispose()

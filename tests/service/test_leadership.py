@@ -273,9 +273,9 @@ async def test_a_running_worker_takes_back_the_claims_of_one_killed_beside_it(
     from support.service_table import make_table
 
     from bot.service import DeliveryResult, OutboxItem, OutboxWorker
+    from bot.service.kernel import notify
     from bot.service.kernel.context import Tx
-    from bot.service.outbox import notify
-    from bot.service.outbox.notify import Destination
+    from bot.service.kernel.notify import Destination
     from storage.models import OutboxRow
 
     class Channel:

@@ -12,9 +12,9 @@ from datetime import timedelta
 from support.service_table import FIRST_DEADLINE, Table, make_table, orders_text, set_up_game
 
 from bot.service import DeliveryResult, OutboxItem, OutboxWorker, RenderReporter
+from bot.service.kernel import notify
 from bot.service.kernel.context import Tx
-from bot.service.outbox import notify
-from bot.service.outbox.notify import Destination
+from bot.service.kernel.notify import Destination
 from storage.db import Database
 from storage.models import OutboxRow, Team, Worker
 

@@ -7,7 +7,7 @@ import re
 
 from support.service_table import FIRST_DEADLINE, GM, Table, orders_text
 
-from bot.service.orders.receipts import sheet_digest, short, team_digests
+from bot.service.rounds.receipts import sheet_digest, short, team_digests
 
 RECEIPT = re.compile(r"Квитанция (\w{4}-\w{4}-\w{4})")
 

@@ -13,7 +13,7 @@ from sqlalchemy import event
 from support.service_table import Table, make_table, orders_text, set_up_game
 
 from bot.service import Inbound
-from bot.service import service as service_module
+from bot.service.facade import messages as service_module
 from bot.service.inbound import receive as inbound
 from bot.service.orders import submit as ordering
 from storage.models import InboundMessage, OrderRow

@@ -15,15 +15,15 @@ from engine.setup import new_match
 from storage import repo
 from storage.models import Game, Membership, Player, Team
 
-from ..kernel import audience
+from ..kernel import audience, notify
 from ..kernel.context import Actor, ServiceError, Tx, game_code
 from ..kernel.i18n import N_, SIDE_TEXTS, t
-from ..outbox import notify
+from ..kernel.outcome import Outcome
 from ..rounds import resolve as rounds
 from ..rounds.fairness import new_seed
 from ..runtime.deadlines import ScheduleError, normalize_schedule, parse_zone, schedule_text
 from . import invitations
-from .gm import MIN_TIME_RANGE, Outcome, local_time, locked_game, record, side_of, tell
+from .gm import MIN_TIME_RANGE, local_time, locked_game, record, side_of, tell
 
 __all__ = [
     "add_player",

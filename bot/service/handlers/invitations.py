@@ -24,12 +24,13 @@ from datetime import datetime, timedelta
 from storage import repo
 from storage.models import Game, Invitation, Member, Membership
 
+from ..kernel import notify
 from ..kernel.api import Inbound
 from ..kernel.audience import PUBLIC
 from ..kernel.context import Actor, ServiceError, Tx, game_code
 from ..kernel.i18n import N_, ROLE_TEXTS, SIDE_TEXTS, format_time, t
-from ..outbox import notify
-from .gm import Outcome, local_time, locked_game, record, side_of
+from ..kernel.outcome import Outcome
+from .gm import local_time, locked_game, record, side_of
 
 __all__ = ["CONFIRM_TRIES", "CONFIRM_TTL", "create", "listing", "revoke", "start"]
 

@@ -12,11 +12,11 @@ from engine.state import MatchState
 from storage import repo
 from storage.models import Game, Round
 
+from ..kernel import notify
 from ..kernel.audience import View
 from ..kernel.context import Actor, ServiceError, Tx, game_code, parse_game_code
 from ..kernel.i18n import LANGS, N_, STATUS_TEXTS, format_time, reader_zone, t
 from ..orders import submit as ordering
-from ..outbox import notify
 from ..rounds import resolve as rounds
 from . import gm
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.render.odds import odds_lines
 from engine.geometry import Side
 from engine.odds import OrderOdds, order_odds
 from engine.orders import RoundOrders
@@ -19,7 +18,7 @@ from storage.models import Game, Round
 
 from ..kernel.context import Tx, game_code
 from ..kernel.i18n import t
-from ..orders.submit import _open_round
+from ..orders.submit import open_round_of
 from ..rounds import resolve as rounds
 
 __all__ = ["SheetOdds", "odds_text", "sheet_odds"]
@@ -38,7 +37,7 @@ def sheet_odds(tx: Tx, game_id: int, side: Side, orders: RoundOrders | None = No
     """The odds of ``side``'s sheet on file (or of ``orders``) in the open round."""
     game = repo.get_game(tx.s, game_id)
     assert game is not None and game.id is not None
-    rnd = _open_round(tx, game)
+    rnd = open_round_of(tx, game)
     state = rounds.load_state(tx, rnd)
     ruleset = rounds.ruleset_of(game)
     if orders is None:
@@ -61,6 +60,8 @@ def odds_text(tx: Tx, game_id: int, sides: frozenset[str], lang: str) -> str:
         found = sheet_odds(tx, game_id, "left" if side == "left" else "right")
         head = t("odds.header", lang, game=game_code(found.game), round=found.round.number,
                  team=found.state.team("left" if side == "left" else "right").name)  # fmt: skip
-        lines = odds_lines(found.odds, state=found.state, ruleset=found.ruleset, lang=lang)
+        lines = tx.reporter.odds_lines(
+            found.odds, state=found.state, ruleset=found.ruleset, lang=lang
+        )
         parts.append("\n".join([head, *(lines or [t("odds.no_orders", lang)])]))
     return "\n\n".join(parts)

@@ -13,10 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from importlib import resources
 
-from bot.render.names import edition_name
+from bot.i18n.editions import edition_name
 from engine.ruleset import Ruleset
 
 from ..kernel.i18n import N_, lang_or_default, t, tn
+from ..kernel.ports import Reporter
 
 __all__ = ["RULES_PICTURES", "book_url", "edition", "rulebook_files", "rules_params"]
 
@@ -89,15 +90,15 @@ def _spell(ru: str, en: str, lang: str) -> str:
     return ru if lang_or_default(lang) == "ru" else en
 
 
-def rulebook_files(ruleset: Ruleset, lang: str) -> Sequence[tuple[str, str, bytes]]:
+def rulebook_files(
+    reporter: Reporter, ruleset: Ruleset, lang: str
+) -> Sequence[tuple[str, str, bytes]]:
     """The edition's players' rule book and the picture of its field, as
     attachments."""
-    from bot.render.diagram import png_bytes, render_field
-
     lang = lang_or_default(lang)
     stem, title = _BOOKS.get(ruleset.name, _BOOKS["classic"])
     book = resources.files("bot").joinpath("rulebook", f"{stem}-{lang}.md").read_bytes()
-    field = png_bytes(render_field(ruleset, lang=lang))
+    field = reporter.field_picture(ruleset, lang)
     return [
         (t(title, lang), "text/markdown; charset=utf-8", book),
         (t("rules_file_field", lang), "image/png", field),

@@ -15,14 +15,13 @@ from storage import repo
 from storage.models import InboundMessage, Member
 
 from ..handlers import members
-from ..handlers.gm import Outcome
-from ..kernel import audience
+from ..kernel import audience, notify
 from ..kernel.api import PASSPHRASE_MASK, Inbound, mask_passphrase_command
 from ..kernel.audience import PUBLIC, Audience
 from ..kernel.context import Actor, ServiceError, Tx
 from ..kernel.i18n import N_, lang_or_default, reader_zone, t
+from ..kernel.outcome import Outcome
 from ..orders import submit as ordering
-from ..outbox import notify
 from . import commands
 
 __all__ = ["Plan", "answer", "from_row", "identify", "plan", "process", "store"]

@@ -1,1 +1,1 @@
-"""The small shared core: the data channels exchange, ports, the transaction context, texts, settings and who may see what."""
+"""The small shared core: data exchanged with channels, ports, the transaction context, outcomes, who may see what, addressing and queueing messages, texts, settings."""

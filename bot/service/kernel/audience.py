@@ -32,13 +32,13 @@ from engine.geometry import SIDES, Side
 from storage import repo
 from storage.models import Game, Member
 
-from ..outbox.notify import Destination, member_destination
 from .api import Inbound
 from .context import Actor, ServiceError, Tx
 from .i18n import N_, t
+from .notify import Destination, member_destination
 
 if TYPE_CHECKING:
-    from ..handlers.gm import Outcome
+    from .outcome import Outcome
 
 __all__ = [
     "EVERYTHING",

@@ -12,8 +12,8 @@ from sqlmodel import Session
 from engine.state import MatchState
 from storage.models import Game, Member
 
-from ..rounds.reports import Reporter
 from .api import OutboxItem
+from .ports import Reporter
 from .positions import PositionCache
 from .settings import ServiceSettings
 

@@ -1,14 +1,33 @@
-"""What the service needs from the outside world: channels and a clock."""
+"""What the service needs from the outside world: channels, a clock and a reporter
+(texts and pictures, drawn by :mod:`bot.render` through
+:class:`bot.service.rounds.reports.RenderReporter`)."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol, runtime_checkable
 
+from bot.render.material import RoundMaterial
+from engine.events import Event
+from engine.odds import OrderOdds
+from engine.ruleset import Ruleset
+from engine.state import MatchState
+
 from .api import DeliveryResult, OutboxItem
 
-__all__ = ["Channel", "Clock", "FakeClock", "SystemClock", "sleep_or_event"]
+__all__ = [
+    "Channel",
+    "Clock",
+    "FakeClock",
+    "OutboxStore",
+    "Report",
+    "Reporter",
+    "SystemClock",
+    "sleep_or_event",
+]
 
 
 @runtime_checkable
@@ -81,3 +100,78 @@ async def sleep_or_event(clock: Clock, seconds: float, *events: asyncio.Event) -
     finally:
         for task in waits:
             task.cancel()
+
+
+@dataclass(frozen=True)
+class Report:
+    """A round's report for one audience and language, ``footer`` included:
+    ``text`` for chats; for mail ``html`` (diagrams referenced as
+    ``cid:<filename>``, the files of :meth:`Reporter.diagrams` with
+    ``mail=True``) and ``mail_text``, its plain-text alternative with the
+    text diagram of the field."""
+
+    text: str
+    html: str | None = None
+    mail_text: str | None = None
+
+
+class Reporter(Protocol):
+    def round_report(
+        self, material: RoundMaterial, *, audience: str, lang: str, footer: str = ""
+    ) -> Report: ...
+
+    def diagrams(
+        self, material: RoundMaterial, *, gm_view: bool, lang: str, mail: bool = False
+    ) -> Sequence[tuple[str, str, bytes]]:
+        """(filename, content type, data): a picture per tick and one of the round;
+        ``mail``: the smaller set a results mail shows inline."""
+        ...
+
+    def position(
+        self, state: MatchState, ruleset: Ruleset, *, gm_view: bool, lang: str
+    ) -> Sequence[tuple[str, str, bytes]]:
+        """(filename, content type, data): a still picture of one position."""
+        ...
+
+    def summary(
+        self, events: Sequence[Event], final: MatchState, ruleset: Ruleset, *, lang: str
+    ) -> str:
+        """The match summary (goals, each player's numbers) from every round's events."""
+        ...
+
+    def odds_lines(
+        self, odds: Sequence[OrderOdds], *, state: MatchState, ruleset: Ruleset, lang: str
+    ) -> list[str]:
+        """``/odds``: each order of a sheet with its chances, a line each."""
+        ...
+
+    def field_picture(self, ruleset: Ruleset, lang: str) -> bytes:
+        """The empty field of an edition (PNG), sent with its rule book."""
+        ...
+
+    def replay_pages(
+        self, materials: Sequence[RoundMaterial], lang: str, title: str
+    ) -> dict[str, str]:
+        """A game's replay: file name → HTML page."""
+        ...
+
+    def replay_file(self, number: int) -> str:
+        """The file name of round ``number``'s replay page."""
+        ...
+
+
+class OutboxStore(Protocol):
+    """What the outbox worker needs of the service (:class:`~bot.service.GameService`)."""
+
+    # Channel name → who delivers an answer at once (the running worker registers itself).
+    couriers: dict[str, Callable[[OutboxItem], None]]
+
+    async def take_over(self, worker_id: str, stale_after: timedelta) -> int: ...
+
+    async def pending_outbox(self, channel: str, limit: int = 20) -> list[OutboxItem]: ...
+
+    async def mark_sent(self, outbox_id: int) -> bool: ...
+
+    async def mark_failed(self, outbox_id: int, result: DeliveryResult) -> str: ...
+
+    async def worker_gone(self, worker_id: str) -> None: ...

@@ -1,1 +1,1 @@
-"""Orders: who may order what, filing them, telling the team of changes, the acknowledgement and its receipt."""
+"""Orders: who may order what, reading and filing them, the order sheet, telling the team of changes, the acknowledgement."""

@@ -43,7 +43,7 @@ class Acknowledgement:
     cleared: Sequence[Order]  # taken off the sheet by its clears
     withdrawn: Sequence[Order]  # taken off because the message was edited
     sheet: RoundOrders  # the sheet on file now
-    # The sheet's receipt (bot.service.orders.receipts.receipt): shown under the sheet.
+    # The sheet's receipt (bot.service.rounds.receipts.receipt): shown under the sheet.
     receipt: str = ""
 
     def text(self, state: MatchState, ruleset: Ruleset, lang: str) -> str:

@@ -22,10 +22,9 @@ from engine.state import MatchState
 from storage import repo
 from storage.models import Game, Member, Membership, OrderRow, Round, Team
 
-from ..kernel import audience
+from ..kernel import audience, notify
 from ..kernel.context import Actor, Tx, game_code
 from ..kernel.i18n import t
-from ..outbox import notify
 from .filing import Order, bundle
 
 __all__ = ["Piece", "tell"]

@@ -19,7 +19,7 @@ from storage import repo
 from storage.models import Game, OrderRow
 
 from ..kernel.context import Tx
-from ..rounds.resolve import UNIT_KEYS
+from ..rounds.stored import UNIT_KEYS
 
 __all__ = ["Order", "bundle", "store_order"]
 

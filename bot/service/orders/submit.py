@@ -1,4 +1,5 @@
-"""Orders from members: who may order what, filing them, the order sheet.
+"""Orders from members: reading them, filing them, answering (who may order what:
+:mod:`.scope`; the order sheet: :mod:`.sheet`).
 
 A member orders the players he controls; a captain his whole team and its
 dragon; a game master anything (his messages name the team).  Orders are
@@ -12,31 +13,42 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.orderlang import ParseResult, format_sheet, parse_message
+from bot.orderlang import ParseResult, parse_message
 from bot.orderlang.result import Order as LangOrder
-from bot.orderlang.substitutes import effective, lineup
 from engine.geometry import SIDES, Side
-from engine.orders import DragonOrder, PlayerOrder, RoundOrders, Substitution
-from engine.ruleset import Ruleset
-from engine.state import MatchState, PlayerState
+from engine.orders import DragonOrder, PlayerOrder, Substitution
+from engine.state import MatchState
 from storage import repo
 from storage.models import Game, OrderRow, Round
 
-from ..kernel.context import Actor, ServiceError, Tx, game_code
-from ..kernel.i18n import N_, format_time, t
+from ..kernel.context import Actor, ServiceError, Tx
+from ..kernel.i18n import format_time, t
 from ..rounds import resolve as rounds
+from ..rounds.receipts import receipt
 from . import changes
 from .acknowledge import Acknowledgement
 from .filing import Order, store_order
-from .receipts import receipt
+from .scope import Scope, open_round_of, play, scope_of
+from .sheet import (
+    clear,
+    member_reminder,
+    missing_labels,
+    missing_players,
+    set_ready,
+    sheet,
+    sheet_orders,
+    sheet_sides,
+)
 
 __all__ = [
     "OrderPlan",
     "Scope",
     "clear",
     "looks_like_orders",
+    "member_reminder",
     "missing_labels",
     "missing_players",
+    "open_round_of",
     "plan_orders",
     "recognised",
     "scope_of",
@@ -45,72 +57,6 @@ __all__ = [
     "sheet_sides",
     "submit",
 ]
-
-
-@dataclass(frozen=True)
-class Scope:
-    """What one member may order in one game."""
-
-    side: Side | None  # None: a game master, both teams
-    numbers: frozenset[int] | None  # None: every player of the side(s)
-    dragon: bool
-    gm: bool = False
-
-    def covers(self, row: OrderRow) -> bool:
-        if self.side is not None and row.side != self.side:
-            return False
-        if self.gm:
-            return True
-        if row.unit == "player":
-            return self.numbers is None or row.number in self.numbers
-        if row.unit == "dragon":
-            return self.dragon
-        return self.numbers is None  # substitutions: the captain's
-
-
-def scope_of(tx: Tx, actor: Actor, game: Game, within: Side | None = None) -> Scope:
-    """What the actor may order; ``within``: a game master acts for that team only
-    (where only that team reads, see bot.service.kernel.audience.acting_view)."""
-    assert game.id is not None
-    if actor.trusted or actor.global_gm:
-        return Scope(within, None, True, gm=True)
-    ms = (
-        repo.membership(tx.s, actor.member.id, game.id)
-        if actor.member and actor.member.id
-        else None
-    )
-    if ms is not None and ms.role == "game_master":  # as gm.is_gm says, in one query
-        return Scope(within, None, True, gm=True)
-    if ms is None or ms.side not in SIDES:
-        raise ServiceError("not_member", status="refused", game=game_code(game))
-    side: Side = "left" if ms.side == "left" else "right"
-    if ms.role == "captain":
-        return Scope(side, None, True)
-    tokens = {p.strip().lower() for p in ms.players.split(",") if p.strip()}
-    numbers = frozenset(int(p) for p in tokens if p.isdigit())
-    return Scope(side, numbers, "dragon" in tokens)
-
-
-def _open_round(tx: Tx, game: Game) -> Round:
-    if game.status == "setup":
-        raise ServiceError("game_not_started", game=game_code(game))
-    if game.status == "ended":
-        raise ServiceError("game_over", game=game_code(game))
-    rnd = rounds.current_round(tx, game)
-    if rnd is None or rnd.status != "open":
-        raise ServiceError("no_open_round")
-    return rnd
-
-
-def _play(
-    tx: Tx, actor: Actor, game_id: int, *, lock: bool = True, within: Side | None = None
-) -> tuple[Game, Scope, Round]:
-    """The game (locked for a change), what the actor may order in it, its open round."""
-    game = repo.lock_game(tx.s, game_id) if lock else repo.get_game(tx.s, game_id)
-    if game is None:
-        raise ServiceError("unknown_game", game=game_code(game_id))
-    scope = scope_of(tx, actor, game, within)
-    return game, scope, _open_round(tx, game)
 
 
 @dataclass(frozen=True)
@@ -149,7 +95,7 @@ def _parse(
         lang=lang,
         controllable=scope.numbers,
         dragon_allowed=scope.dragon,
-        on_file=_sheet_orders(rows),
+        on_file=sheet_orders(rows),
     )
 
 
@@ -158,7 +104,7 @@ def plan_orders(
     lang: str | None = None, within: Side | None = None,
 ) -> OrderPlan:  # fmt: skip
     """Read ``text`` against the open round as :func:`submit` would, without a lock."""
-    game, scope, rnd = _play(tx, actor, game_id, lock=False, within=within)
+    game, scope, rnd = play(tx, actor, game_id, lock=False, within=within)
     assert game.id is not None and rnd.id is not None
     rows = repo.current_orders(tx.s, game.id, rnd.number, scope.side)
     if replaces_message is not None:
@@ -169,12 +115,8 @@ def plan_orders(
     return OrderPlan(game.id, rnd.id, scope, text, lang, ids, result)
 
 
-def _sheet_orders(rows: list[OrderRow]) -> RoundOrders:
-    return RoundOrders.from_json(rounds.orders_document(rows))
-
-
 def _order_of(row: OrderRow) -> LangOrder:
-    doc = _sheet_orders([row])
+    doc = sheet_orders([row])
     every: list[LangOrder] = [*doc.players, *doc.dragons, *doc.substitutions, *doc.penalties]
     return every[0]
 
@@ -199,7 +141,7 @@ def submit(
     A message the channel received after the deadline is too late for the
     round still waiting for its resolution (one received in time counts, even
     if the service works on it a little later)."""
-    game, scope, rnd = _play(tx, actor, game_id, within=within)
+    game, scope, rnd = play(tx, actor, game_id, within=within)
     assert game.id is not None
     lang = lang or actor.lang
     arrived = received_at or tx.now
@@ -261,7 +203,7 @@ def submit(
         refusals=refused,
         cleared=[_order_of(r) for r in cleared_rows],
         withdrawn=[_order_of(r) for r in withdrawn],
-        sheet=_sheet_orders([r for r in on_file_rows if r.current]),
+        sheet=sheet_orders([r for r in on_file_rows if r.current]),
         receipt=(
             _receipts([r for r in on_file_rows if r.current], state, scope, rnd.number, lang)
             if accepted or cleared
@@ -430,151 +372,3 @@ def _apply_clears(
                 break
     repo.supersede(tx.s, doomed, tx.now)
     return doomed
-
-
-def missing_players(
-    orders: RoundOrders,
-    state: MatchState,
-    ruleset: Ruleset,
-    side: Side,
-    numbers: frozenset[int] | None,
-) -> list[tuple[PlayerState, tuple[int, ...]]]:
-    """Players of ``side`` (among ``numbers``) due an order for some tick that
-    has none, with those ticks — as the round will be played: a substitute
-    counts with the orders of the player he replaces (bot/orderlang/substitutes.py)."""
-    played, _ = effective(state, orders, ruleset)
-    shown = lineup(state, orders, ruleset)
-    out = []
-    for p in shown.team_players(side):
-        if numbers is not None and p.number not in numbers:
-            continue
-        ticks = tuple(
-            tick
-            for tick in range(shown.tick + 1, ruleset.ticks_per_round + 1)
-            if (
-                p.status == "active"
-                or (
-                    p.status == "hospital"
-                    and p.return_round == shown.round
-                    and tick == ruleset.hospital_return_tick
-                )
-            )
-            and played.player_order(side, p.number, tick) is None
-        )
-        if ticks:
-            out.append((p, ticks))
-    return out
-
-
-def missing_labels(
-    orders: RoundOrders,
-    state: MatchState,
-    ruleset: Ruleset,
-    side: Side,
-    numbers: frozenset[int] | None,
-    lang: str,
-) -> list[str]:
-    """:func:`missing_players` as a reader reads them: "Петров" when he has
-    no order at all, "Иванов (такт 3)" when only some ticks lack one."""
-    due = range(state.tick + 1, ruleset.ticks_per_round + 1)
-    out = []
-    for p, ticks in missing_players(orders, state, ruleset, side, numbers):
-        if p.status != "active" or len(ticks) == len(due):
-            out.append(p.name)
-        else:
-            key = N_("missing_tick") if len(ticks) == 1 else N_("missing_ticks")
-            out.append(t(key, lang, name=p.name, ticks=", ".join(str(x) for x in ticks)))
-    return out
-
-
-def sheet_sides(tx: Tx, actor: Actor, game_id: int, side: str | None = None) -> frozenset[str]:
-    """Whose order sheets the actor asks for and may see: his own team's (a game
-    master: both, or the one he names)."""
-    _game, scope, _rnd = _play(tx, actor, game_id, lock=False)
-    if scope.side is not None:
-        return frozenset({scope.side})
-    return frozenset({side}) if side in SIDES else frozenset(SIDES)
-
-
-def sheet(tx: Tx, game_id: int, sides: frozenset[str], lang: str) -> str:
-    """The order sheets of ``sides`` in the game's open round."""
-    game = repo.get_game(tx.s, game_id)
-    assert game is not None and game.id is not None
-    rnd = _open_round(tx, game)
-    state = rounds.load_state(tx, rnd)
-    shown: Side | None = None
-    if len(sides) == 1:
-        shown = "left" if "left" in sides else "right"
-    rows = repo.current_orders(tx.s, game.id, rnd.number, shown)
-    head = t(
-        N_("sheet_header") if shown else N_("sheet_header_both"), lang, game=game_code(game),
-        round=rnd.number, deadline=format_time(rnd.deadline, game.timezone, lang),
-        team=state.team(shown).name if shown else "",
-        left=state.team("left").name, right=state.team("right").name,
-    )  # fmt: skip
-    body = format_sheet(
-        _sheet_orders(rows), state=state, ruleset=rounds.ruleset_of(game), side=shown, lang=lang
-    )
-    return f"{head}\n\n{body}"
-
-
-def clear(
-    tx: Tx,
-    actor: Actor,
-    game_id: int,
-    numbers: tuple[int, ...] = (),
-    *,
-    within: Side | None = None,
-    seen_by: Side | None = None,
-) -> int:
-    """Forget the member's orders (only ``numbers``' if given); returns how many."""
-    game, scope, rnd = _play(tx, actor, game_id, within=within)
-    assert game.id is not None
-    rows = [
-        r for r in repo.current_orders(tx.s, game.id, rnd.number, scope.side) if scope.covers(r)
-    ]
-    if numbers:
-        rows = [r for r in rows if r.unit == "player" and r.number in numbers]
-    count = repo.supersede(tx.s, rows, tx.now)
-    if rows:
-        state = rounds.load_state(tx, rnd)
-        changes.tell(
-            tx, game, rnd, actor, filed=(), cleared=rows, state=state,
-            ruleset=rounds.ruleset_of(game), seen_by=seen_by,
-        )  # fmt: skip
-    return count
-
-
-def set_ready(tx: Tx, actor: Actor, game_id: int, ready: bool) -> tuple[str, int, bool]:
-    """The member says his orders are final (or not).  A team is ready when all
-    its members are; when both are, the round is due at once.  Returns (team
-    name, round, whether the whole team is ready)."""
-    game, scope, rnd = _play(tx, actor, game_id)
-    assert game.id is not None
-    if scope.side is None or actor.member is None or actor.member.id is None:
-        raise ServiceError("not_member", status="refused", game=game_code(game))
-    members = set(rnd.ready_members)
-    (members.add if ready else members.discard)(actor.member.id)
-    rnd.ready_members = sorted(members)
-    people = repo.memberships(tx.s, game.id)
-    sides = [
-        side
-        for side in SIDES
-        if all(
-            m.member_id in members for m, _ in people if m.side == side and m.role != "game_master"
-        )
-        and any(m.side == side and m.role != "game_master" for m, _ in people)
-    ]
-    rnd.ready = ",".join(sides)
-    tx.s.add(rnd)
-    team = repo.teams(tx.s, game.id)[scope.side]
-    return team.name, rnd.number, scope.side in sides
-
-
-def member_reminder(
-    tx: Tx, game: Game, rnd: Round, scope: Scope, state: MatchState, ruleset: Ruleset, lang: str
-) -> list[str]:
-    """The member's players still without orders in ``rnd`` (and for which ticks)."""
-    assert game.id is not None and scope.side is not None
-    rows = repo.current_orders(tx.s, game.id, rnd.number, scope.side)
-    return missing_labels(_sheet_orders(rows), state, ruleset, scope.side, scope.numbers, lang)

@@ -1,1 +1,1 @@
-"""Messages out: queueing them for their readers, delivering them, members the bot cannot reach, ordering-page links."""
+"""Messages out: the worker that delivers them, claiming and marking, pictures drawn on delivery, members the bot cannot reach."""

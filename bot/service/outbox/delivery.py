@@ -18,11 +18,12 @@ from storage import repo
 from storage.models import Game, OutboxRow, Team
 
 from ..handlers.rulebook import RULES_PICTURES, rulebook_files
+from ..kernel import notify
 from ..kernel.api import DeliveryResult, OutboxItem
 from ..kernel.context import Tx
 from ..kernel.i18n import t
 from ..rounds import resolve as rounds
-from . import notify, unreachable
+from . import unreachable
 
 __all__ = ["claim", "mark_failed", "mark_sent"]
 
@@ -55,7 +56,7 @@ def _draw(tx: Tx, row: OutboxRow) -> None:
             files = _position(tx, row.pictures)
         elif row.pictures.startswith(RULES_PICTURES):  # /rules: rules/<ruleset>/<lang>
             name, lang = row.pictures.removeprefix(RULES_PICTURES).rsplit("/", 1)
-            files = rulebook_files(load_ruleset(name), lang)
+            files = rulebook_files(tx.reporter, load_ruleset(name), lang)
         else:  # a round's diagrams: <round>/<view>/<lang>, "/mail" for a mail's smaller set
             round_id, view, lang, *kind = row.pictures.split("/")
             files = tx.reporter.diagrams(

@@ -17,7 +17,7 @@ from storage.models import GmAction, OutboxRow
 
 from ..kernel.context import Tx
 from ..kernel.i18n import t
-from .notify import Destination, queue
+from ..kernel.notify import Destination, queue
 
 __all__ = ["PRIVATE_FAILURES", "START_BUTTON_URL", "reroute"]
 

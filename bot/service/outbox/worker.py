@@ -19,15 +19,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import timedelta
 
 from bot.logging import get_logger
 
 from ..kernel.api import DeliveryResult, OutboxItem
-from ..kernel.ports import Channel, Clock, sleep_or_event
+from ..kernel.ports import Channel, Clock, OutboxStore, sleep_or_event
 from ..runtime.workers import new_worker_id
-from ..service import GameService
 
 __all__ = ["OutboxWorker"]
 
@@ -37,22 +36,27 @@ log = get_logger(__name__)
 class OutboxWorker:
     def __init__(
         self,
-        service: GameService,
+        service: OutboxStore,
         channels: Mapping[str, Channel],
         clock: Clock,
         *,
         batch: int = 20,
         idle_sleep: float = 2.0,
         heartbeat: float = 30.0,
+        worker_id: str | None = None,
+        couriers: dict[str, Callable[[OutboxItem], None]] | None = None,
     ) -> None:
         self.service = service
+        # Where the running worker offers itself as the courier of its channels:
+        # the registry the composition root gave the service too.
+        self.couriers = couriers if couriers is not None else service.couriers
         self.channels = dict(channels)
         self.clock = clock
         self.batch = batch
         self.idle_sleep = idle_sleep
         self._wake = asyncio.Event()
         self._express: set[asyncio.Task[None]] = set()
-        self.worker_id = new_worker_id()
+        self.worker_id = worker_id or new_worker_id()
         self.heartbeat = heartbeat
         self._registered = False
 
@@ -169,7 +173,7 @@ class OutboxWorker:
             return
         if not self._registered:
             await self.take_over()
-        couriers = self.service.couriers
+        couriers = self.couriers
         for name in self.channels:
             couriers[name] = self.hand_over
         beat = asyncio.create_task(self._beat(stop))

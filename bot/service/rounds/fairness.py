@@ -67,7 +67,7 @@ class Verification:
     commitment_ok: bool  # sha256(seed) == commitment
     result_ok: bool  # the rerun gives the published digest
     state_ok: bool  # ... and the stored position after the round
-    # Per team, the digest of the orders it was played with (bot.service.orders.receipts),
+    # Per team, the digest of the orders it was played with (bot.service.rounds.receipts),
     # recomputed from the stored orders; orders_ok: equal to the published ones.
     order_digests: Mapping[str, str] = field(default_factory=dict)
     orders_ok: bool = True

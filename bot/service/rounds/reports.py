@@ -1,6 +1,6 @@
 """Round reports and diagrams for the outbox, made by :mod:`bot.render`.
 
-The service asks a :class:`Reporter` for one :class:`Report` per audience
+The service asks a :class:`Reporter` (its port, :mod:`..kernel.ports`) for one :class:`Report` per audience
 ("public", "left", "right", "gm") and language.  Privacy is the audience's
 business: a team's report may show its own secret spells, the public one
 none, the game master's everything (rule book §5).
@@ -8,13 +8,12 @@ none, the game master's everything (rule book §5).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Protocol
+from collections.abc import Sequence
 
 from bot.render import (
     LAYOUT,
     Layout,
+    match_summary,
     picture_names,
     png_bytes,
     render_position,
@@ -23,10 +22,17 @@ from bot.render import (
     report_parts,
     text_diagram,
 )
+from bot.render.diagram import render_field
+from bot.render.material import RoundMaterial
+from bot.render.odds import odds_lines
+from bot.render.replay import replay_pages, round_file
 from engine.events import Event
 from engine.geometry import Side
+from engine.odds import OrderOdds
 from engine.ruleset import Ruleset
 from engine.state import MatchState
+
+from ..kernel.ports import Report, Reporter
 
 __all__ = [
     "AUDIENCES",
@@ -45,53 +51,6 @@ AUDIENCES = ("public", "left", "right", "gm")
 # click opens it whole).  docs/email.md gives the resulting mail size.
 MAIL_LAYOUT = Layout(width=960)
 MAIL_SHOWN_WIDTH = 720
-
-
-@dataclass(frozen=True)
-class RoundMaterial:
-    """Everything a report of one resolved round may draw on."""
-
-    before: MatchState
-    after: MatchState
-    tick_states: tuple[MatchState, ...]  # after tick 1, 2, 3
-    events: tuple[Event, ...]
-    ruleset: Ruleset
-    # Free-text descriptions players gave with their orders (§1), keyed by
-    # (side, shirt number, tick): woven into the report, never interpreted.
-    descriptions: Mapping[tuple[str, int, int], str] = field(default_factory=dict)
-    game: str = ""  # the game's code ("DB-1"), named in the report's title
-
-
-@dataclass(frozen=True)
-class Report:
-    """A round's report for one audience and language, ``footer`` included:
-    ``text`` for chats; for mail ``html`` (diagrams referenced as
-    ``cid:<filename>``, the files of :meth:`Reporter.diagrams` with
-    ``mail=True``) and ``mail_text``, its plain-text alternative with the
-    text diagram of the field."""
-
-    text: str
-    html: str | None = None
-    mail_text: str | None = None
-
-
-class Reporter(Protocol):
-    def round_report(
-        self, material: RoundMaterial, *, audience: str, lang: str, footer: str = ""
-    ) -> Report: ...
-
-    def diagrams(
-        self, material: RoundMaterial, *, gm_view: bool, lang: str, mail: bool = False
-    ) -> Sequence[tuple[str, str, bytes]]:
-        """(filename, content type, data): a picture per tick and one of the round;
-        ``mail``: the smaller set a results mail shows inline."""
-        ...
-
-    def position(
-        self, state: MatchState, ruleset: Ruleset, *, gm_view: bool, lang: str
-    ) -> Sequence[tuple[str, str, bytes]]:
-        """(filename, content type, data): a still picture of one position."""
-        ...
 
 
 class RenderReporter:
@@ -160,6 +119,28 @@ class RenderReporter:
             return ()
         image = render_position(state, ruleset, gm_view=gm_view, lang=lang)
         return [(f"position-round{state.round}.png", "image/png", png_bytes(image))]
+
+    def summary(
+        self, events: Sequence[Event], final: MatchState, ruleset: Ruleset, *, lang: str
+    ) -> str:
+        return match_summary(events, final, ruleset, lang=lang)
+
+    def odds_lines(
+        self, odds: Sequence[OrderOdds], *, state: MatchState, ruleset: Ruleset, lang: str
+    ) -> list[str]:
+        return odds_lines(odds, state=state, ruleset=ruleset, lang=lang)
+
+    def field_picture(self, ruleset: Ruleset, lang: str) -> bytes:
+        # Drawn even without pictures: it goes with the rule book, not a report.
+        return png_bytes(render_field(ruleset, lang=lang))
+
+    def replay_pages(
+        self, materials: Sequence[RoundMaterial], lang: str, title: str
+    ) -> dict[str, str]:
+        return replay_pages(materials, lang, title)
+
+    def replay_file(self, number: int) -> str:
+        return round_file(number)
 
 
 def _descriptions(material: RoundMaterial) -> dict[tuple[Side, int, int], str]:

@@ -14,27 +14,37 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from html import escape
-from typing import Any
 
 from bot.logging import get_logger
 from bot.orderlang.substitutes import effective
-from bot.render import match_summary
-from engine.events import Event
-from engine.orders import RoundOrders
+from bot.render.material import RoundMaterial
 from engine.resolve import resolve_round
-from engine.ruleset import Ruleset, load_ruleset, load_ruleset_label
 from engine.state import MatchState
 from storage import repo
-from storage.models import Game, OrderRow, Round
+from storage.models import Game, Round
 
+from ..kernel import notify
 from ..kernel.audience import destination_view
 from ..kernel.context import ServiceError, Tx, game_code
 from ..kernel.i18n import END_REASON_TEXTS, N_, format_time, t
-from ..orders.receipts import team_digests
-from ..outbox import notify, weblinks
+from ..kernel.ports import Report
 from ..runtime.deadlines import next_deadline, schedule_interval
-from .fairness import Verification, commitment, new_seed, result_digest
-from .reports import Report, RoundMaterial
+from . import weblinks
+from .fairness import commitment, new_seed, result_digest
+from .receipts import team_digests
+from .replay import replay_url
+from .stored import (
+    collect_orders,
+    current_round,
+    descriptions,
+    events_of,
+    load_state,
+    material,
+    orders_document,
+    round_ruleset,
+    ruleset_of,
+)
+from .verify import verify
 
 __all__ = [
     "Resolution",
@@ -60,14 +70,6 @@ __all__ = [
 
 log = get_logger(__name__)
 
-UNIT_KEYS = {
-    "player": "players",
-    "dragon": "dragons",
-    "substitution": "substitutions",
-    "penalty": "penalties",
-    "warning": "warnings",
-}
-
 
 @dataclass(frozen=True)
 class Resolution:
@@ -76,40 +78,6 @@ class Resolution:
     ended: bool
     next_round: int | None
     digest: str
-
-
-def ruleset_of(game: Game) -> Ruleset:
-    """The rules the game's next round is played by: its ruleset at the
-    current version (or the version it is pinned to, ``classic@1``)."""
-    return load_ruleset_label(game.ruleset)
-
-
-def round_ruleset(game: Game, rnd: Round) -> Ruleset:
-    """The rules a resolved round was played under, as it recorded them; a
-    round from before rounds recorded them was played under version 1."""
-    name = rnd.ruleset or game.ruleset.partition("@")[0]
-    return load_ruleset(name, rnd.ruleset_version or 1)
-
-
-def current_round(tx: Tx, game: Game) -> Round | None:
-    return repo.round_by_id(tx.s, game.current_round_id)
-
-
-def load_state(tx: Tx, rnd: Round, tick: int = 0) -> MatchState:
-    """The stored position of ``rnd`` after ``tick`` ticks (0: before the round)."""
-    assert rnd.id is not None
-    key = (rnd.id, tick)
-    cached = tx.read_positions.get(key)  # read earlier in this transaction
-    if cached is None and tx.positions is not None:
-        cached = tx.positions.get(key)
-    if cached is not None:
-        return cached
-    data = repo.snapshot(tx.s, rnd.id, tick)
-    if data is None:
-        raise ServiceError("no_snapshot", status="refused", round=rnd.number)
-    state = MatchState.from_json(data)
-    tx.read_positions[key] = state
-    return state
 
 
 def min_time(tx: Tx, game: Game) -> timedelta:
@@ -181,18 +149,6 @@ def announce_round_open(
         commitment=rnd.commitment,
         extra=weblinks.page_extras(tx, game, rnd),
     )
-
-
-def orders_document(rows: list[OrderRow]) -> dict[str, Any]:
-    """The engine's JSON form of a set of stored orders."""
-    doc: dict[str, list[Any]] = {key: [] for key in UNIT_KEYS.values()}
-    for row in rows:
-        doc[UNIT_KEYS[row.unit]].append(row.data)
-    return doc
-
-
-def collect_orders(tx: Tx, game_id: int, number: int) -> RoundOrders:
-    return RoundOrders.from_json(orders_document(repo.current_orders(tx.s, game_id, number)))
 
 
 def resolve(
@@ -315,8 +271,6 @@ def _replay_button(
     tx: Tx, game: Game, rnd: Round, dest: notify.Destination
 ) -> tuple[tuple[str, str], ...]:
     """The results post links to the round's replay page, where the page is served."""
-    from .replay import replay_url
-
     url = replay_url(tx, game.id, rnd.number) if game.id is not None else None
     if url is None or dest.channel != "telegram":
         return ()
@@ -355,35 +309,6 @@ def _digests_text(tx: Tx, game: Game, rnd: Round, lang: str) -> str:
         t("receipt_team", lang, team=names.get(side, side), digest=digests[side])
         for side in sorted(digests)
     )
-
-
-def material(tx: Tx, round_id: int) -> RoundMaterial:
-    """What the reports of a resolved round are drawn from, as stored."""
-    rnd = repo.round_by_id(tx.s, round_id)
-    game = repo.get_game(tx.s, rnd.game_id) if rnd is not None else None
-    if rnd is None or game is None or rnd.orders is None:
-        raise ServiceError("verify_no_round", round=round_id)
-    ticks = []
-    for tick in range(1, 100):
-        data = repo.snapshot(tx.s, round_id, tick)
-        if data is None:
-            break
-        ticks.append(MatchState.from_json(data))
-    before = load_state(tx, rnd)
-    orders = RoundOrders.from_json(rnd.orders)
-    return RoundMaterial(
-        before=before,
-        after=ticks[-1] if ticks else before,
-        tick_states=tuple(ticks),
-        events=tuple(events_of(tx, rnd)),
-        ruleset=round_ruleset(game, rnd),
-        descriptions=descriptions(orders),
-        game=game_code(game),
-    )
-
-
-def descriptions(orders: RoundOrders) -> dict[tuple[str, int, int], str]:
-    return {(o.side, o.number, o.tick): o.description for o in orders.players if o.description}
 
 
 def _announce_end(
@@ -465,54 +390,4 @@ def summary_text(tx: Tx, game: Game, final: MatchState) -> Callable[[str], str]:
     assert game.id is not None
     events = [e for r in repo.resolved_rounds(tx.s, game.id) for e in events_of(tx, r)]
     rules = ruleset_of(game)
-    return lambda lang: match_summary(events, final, rules, lang=lang)
-
-
-def verify(tx: Tx, game_id: int, number: int, attempt: int | None = None) -> Verification:
-    """Re-play round ``number`` (its resolved attempt, or the ``attempt`` named,
-    which may be one a game master rolled back) and compare with what was published."""
-    if attempt is None:
-        rnd = repo.resolved_round(tx.s, game_id, number)
-    else:
-        rnd = next(
-            (r for r in repo.played_rounds(tx.s, game_id)
-             if r.number == number and r.attempt == attempt),
-            None,
-        )  # fmt: skip
-    game = repo.get_game(tx.s, game_id)
-    if rnd is None or game is None or rnd.orders is None or rnd.result_digest is None:
-        raise ServiceError("verify_no_round", round=number)
-    assert rnd.id is not None
-    before = load_state(tx, rnd)
-    orders = RoundOrders.from_json(rnd.orders)
-    # Re-played under its own rules: a ruling changed since does not touch it.
-    rules = round_ruleset(game, rnd)
-    result = resolve_round(before, orders, rules, rnd.seed)
-    digest = result_digest(result.state, result.events)
-    state_ok = all(
-        repo.snapshot(tx.s, rnd.id, i) == s.to_json()
-        for i, s in enumerate(result.tick_states, start=1)
-    )
-    played = team_digests(rnd.orders)
-    return Verification(
-        game_id=game_id,
-        round_number=number,
-        seed=rnd.seed,
-        commitment=rnd.commitment,
-        digest=rnd.result_digest,
-        recomputed_digest=digest,
-        commitment_ok=commitment(rnd.seed) == rnd.commitment,
-        result_ok=digest == rnd.result_digest,
-        state_ok=state_ok,
-        order_digests=played,
-        orders_ok=rnd.order_digests is None or rnd.order_digests == played,
-        ruleset=rules.label,
-        ruleset_ok=rnd.ruleset_digest is None or rnd.ruleset_digest == rules.digest,
-        attempt=rnd.attempt,
-        rolled_back=rnd.status == "rolled_back",
-    )
-
-
-def events_of(tx: Tx, rnd: Round) -> list[Event]:
-    assert rnd.id is not None
-    return [Event.from_json(e) for e in repo.events_of_round(tx.s, rnd.id)]
+    return lambda lang: tx.reporter.summary(events, final, rules, lang=lang)

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from storage import repo
 from storage.models import Game, Member, Membership, OutboxRow, Team
 
-from ..kernel.api import Attachment, OutboxItem
-from ..kernel.context import Tx, game_code
-from ..kernel.i18n import N_, reader_zone, t
+from .api import Attachment, OutboxItem
+from .context import Tx, game_code
+from .i18n import N_, reader_zone, t
 
 __all__ = [
     "Destination",

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from bot.web.auth import sign_link
 from storage import repo
 from storage.models import Game, Round
 
 from ..kernel.context import Tx
 from ..kernel.i18n import t
-from .notify import Destination
+from ..kernel.links import sign_link
+from ..kernel.notify import Destination
 
 __all__ = ["WEB_APP", "page_extras"]
 

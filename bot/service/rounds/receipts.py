@@ -22,7 +22,7 @@ from engine.geometry import SIDES
 from engine.orders import RoundOrders
 
 from ..kernel.i18n import t
-from ..rounds.fairness import canonical_json
+from .fairness import canonical_json
 
 __all__ = ["receipt", "sheet_digest", "short", "team_digests"]
 

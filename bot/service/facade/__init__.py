@@ -1,0 +1,1 @@
+"""The parts of :class:`~bot.service.GameService`, the one object every channel calls."""
