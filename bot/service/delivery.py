@@ -17,7 +17,7 @@ from engine.ruleset import load_ruleset
 from storage import repo
 from storage.models import Game, OutboxRow, Team
 
-from . import notify, rounds, unreachable
+from . import notify, rounds, unreachable, weblinks
 from .api import DeliveryResult, OutboxItem
 from .context import Tx
 from .i18n import t
@@ -41,7 +41,10 @@ def claim(tx: Tx, channel: str, limit: int) -> list[OutboxItem]:
         for row in todo:
             _draw(tx, row)
         files = repo.outbox_attachments(tx.s, ids)
-    return [notify.outbox_item(r, files.get(r.id or 0, [])) for r in rows]
+    # A round-open mail's personal link is signed now, never stored (weblinks).
+    return [
+        weblinks.fill_links(tx, r, notify.outbox_item(r, files.get(r.id or 0, []))) for r in rows
+    ]
 
 
 def _draw(tx: Tx, row: OutboxRow) -> None:
