@@ -130,6 +130,21 @@ async def test_a_link_of_round_1_does_not_open_round_2(world: Any) -> None:
     assert (await post(client, "/api/page", third, {}))[0] == 401
 
 
+async def test_a_revoked_members_link_opens_nothing(world: Any) -> None:
+    table, client = world
+    invited = await table.say(GM, "/invite player left 3")
+    assert (await table.mail(MAIL, f"/start {invited.data['code']}")).status == "ok"
+    with table.db.transaction() as s:
+        member = repo.member_by_email(s, MAIL)
+        assert member is not None and member.id is not None
+        link = f"link {sign_link(SECRET, member.id, table.game_id, 1)}"
+    assert (await post(client, "/api/page", link, {}))[0] == 200
+    assert (await table.say(GM, f"/revoke {invited.data['code']}")).status == "ok"
+    for path in ("/api/page", "/api/submit"):
+        status, answer = await post(client, path, link, {"text": "Такт 1\nИгрок 3: 104 в1"})
+        assert status == 403 and answer["error"] == "forbidden", (path, answer)
+
+
 async def test_a_links_orders_are_filed_for_its_round_only(world: Any) -> None:
     """The text a link submits names the link's round: the judge refuses it in
     any other round (should the round be played between the page's check and
