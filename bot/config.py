@@ -206,7 +206,10 @@ class WebConfig(_Section):
     # Signs the personal links of e-mail players; long and random.
     link_secret: SecretStr | None = None
     # Telegram's signed launch data older than this is refused (seconds).
-    init_data_max_age: int = Field(default=86400, ge=60)
+    init_data_max_age: int = Field(default=3600, ge=60)
+    # A request not read whole within this many seconds is dropped (a half-sent
+    # head or body holds no connection longer).
+    read_timeout: float = Field(default=10.0, gt=0, le=300)
 
     @model_validator(mode="after")
     def _complete(self) -> WebConfig:

@@ -65,6 +65,15 @@ def test_defaults_without_file() -> None:
     assert config.game.tzinfo.key == "Europe/Moscow"
 
 
+def test_the_page_takes_launch_data_for_an_hour_and_reads_within_seconds() -> None:
+    """Telegram's launch data is a credential for an hour unless configured
+    (docs/security.md); a request is read within ten seconds."""
+    web = Config().web
+    assert web.init_data_max_age == 3600 and web.read_timeout == 10
+    example = load_config(EXAMPLE).web
+    assert example.init_data_max_age == 3600 and example.read_timeout == 10
+
+
 def test_config_toml_in_current_folder_is_used(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

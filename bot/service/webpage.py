@@ -11,6 +11,7 @@ from storage import repo
 from storage.models import Game, Member
 
 from .handlers.members import choose_game
+from .inbound.commands import parse_command
 from .inbound.receive import identify
 from .kernel.context import Tx
 from .orders.scope import Scope, open_round_of, scope_of
@@ -24,6 +25,7 @@ __all__ = [
     "choose_game",
     "game",
     "identify",
+    "is_command",
     "load_state",
     "member",
     "open_round_of",
@@ -34,6 +36,11 @@ __all__ = [
     "ruleset_of",
     "scope_of",
 ]
+
+
+def is_command(text: str) -> bool:
+    """Whether the text is a command (the page takes orders only)."""
+    return parse_command(text) is not None
 
 
 def member(tx: Tx, member_id: int) -> Member | None:

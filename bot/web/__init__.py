@@ -26,15 +26,17 @@ def web_part(config: Config, service: GameService) -> Any:
     from bot.app import Part
     from bot.service.kernel.settings import web_link_key
 
-    from .server import WebSettings, build_web_app
+    from .server import WebSettings, build_web_app, runner_options
 
     token = config.telegram.token.get_secret_value() if config.telegram.token else None
     settings = WebSettings(
         bot_token=token,
         link_secret=web_link_key(config),
         max_age=timedelta(seconds=config.web.init_data_max_age),
+        read_timeout=config.web.read_timeout,
     )
-    runner = web.AppRunner(build_web_app(service, settings), access_log=None)
+    # No access log: a request line holds nothing secret, but nothing is gained.
+    runner = web.AppRunner(build_web_app(service, settings), **runner_options(settings))
 
     async def start() -> None:
         await runner.setup()

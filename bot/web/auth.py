@@ -8,8 +8,15 @@ is HMAC-SHA256 of the token keyed with the string ``WebAppData``, and the
 ``key=value`` with line feeds, under that key.  ``auth_date`` says when it
 was signed; older than the configured age, it is refused like a forged one.
 
-A personal link carries ``member.game.expires.signature`` (HMAC-SHA256 under
-the judge's own web secret), expiring at the round's deadline.
+A personal link carries ``member.game.round.signature`` (HMAC-SHA256 under
+the judge's own web secret): it names one round of one game and is good
+while that round is the game's open one (``bot.web.views.seat`` checks it),
+for that member's orders of that round only (``bot.web.server`` refuses any
+command).  It travels in the page address's fragment (``#link=``), which no
+server or proxy sees or logs.
+
+Every malformed credential — a non-ASCII byte, a field that is no number, a
+number out of range — is Unauthorized, never an error of the server.
 """
 
 from __future__ import annotations
@@ -21,8 +28,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from urllib.parse import parse_qsl
 
-from bot.service.kernel.links import link_mac as _link_mac
-from bot.service.kernel.links import sign_link
+from bot.service.kernel.links import LINK_PATTERN, link_mac, sign_link
 
 __all__ = ["Caller", "Unauthorized", "check_init_data", "check_link", "sign_init_data", "sign_link"]
 
@@ -38,6 +44,7 @@ class Caller:
     telegram_user_id: int | None = None
     member_id: int | None = None
     game_id: int | None = None  # a link is for one game
+    round: int | None = None  # … and one round of it
     lang: str | None = None  # Telegram's language_code
 
 
@@ -61,21 +68,24 @@ def sign_init_data(fields: dict[str, str], token: str) -> str:
 
 def check_init_data(init_data: str, token: str, *, max_age: timedelta, now: datetime) -> Caller:
     """The Telegram user whose launch data ``init_data`` is, or Unauthorized."""
+    # Telegram's launch data is URL-encoded ASCII; anything else is not its.
+    if not init_data.isascii():
+        raise Unauthorized("malformed")
     try:
         fields = dict(parse_qsl(init_data, keep_blank_values=True, strict_parsing=True))
-    except ValueError:
+        check = _data_check_string(fields).encode()
+    except ValueError:  # UnicodeEncodeError too (a lone surrogate escaped as %ED%A0%80)
         raise Unauthorized("malformed") from None
     got = fields.get("hash", "")
-    want = hmac.new(
-        _init_data_key(token), _data_check_string(fields).encode(), hashlib.sha256
-    ).hexdigest()
-    if not got or not hmac.compare_digest(got, want):
+    want = hmac.new(_init_data_key(token), check, hashlib.sha256).hexdigest()
+    # Bytes: compare_digest refuses a str with a non-ASCII character (a TypeError).
+    if not got or not hmac.compare_digest(got.encode(), want.encode()):
         raise Unauthorized("bad signature")
     try:
         signed = datetime.fromtimestamp(int(fields["auth_date"]), UTC)
         user = json.loads(fields["user"])
         user_id = int(user["id"])
-    except (KeyError, ValueError, TypeError):
+    except (KeyError, ValueError, TypeError, OverflowError, OSError, RecursionError):
         raise Unauthorized("incomplete") from None
     if not timedelta(0) - timedelta(minutes=5) <= now - signed <= max_age:
         raise Unauthorized("stale")
@@ -83,14 +93,13 @@ def check_init_data(init_data: str, token: str, *, max_age: timedelta, now: date
     return Caller(telegram_user_id=user_id, lang=lang if isinstance(lang, str) else None)
 
 
-def check_link(secret: bytes, token: str, *, now: datetime) -> Caller:
-    try:
-        member, game, expires, mac = token.split(".")
-        body = f"{int(member)}.{int(game)}.{int(expires)}"
-    except ValueError:
-        raise Unauthorized("malformed") from None
-    if not hmac.compare_digest(mac, _link_mac(secret, body)):
+def check_link(secret: bytes, token: str) -> Caller:
+    """The member, game and round a link names, or Unauthorized.  Whether that
+    round is still the open one is the caller's to check (it needs the game)."""
+    match = LINK_PATTERN.fullmatch(token) if token.isascii() else None
+    if match is None:
+        raise Unauthorized("malformed")
+    member, game, rnd, mac = match.groups()
+    if not hmac.compare_digest(mac.encode(), link_mac(secret, f"{member}.{game}.{rnd}").encode()):
         raise Unauthorized("bad signature")
-    if now.timestamp() > int(expires):
-        raise Unauthorized("expired")
-    return Caller(member_id=int(member), game_id=int(game))
+    return Caller(member_id=int(member), game_id=int(game), round=int(rnd))

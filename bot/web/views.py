@@ -42,7 +42,7 @@ from engine.ruleset import Ruleset
 from engine.state import MatchState, other_side
 from storage.models import Game, Round
 
-from .auth import Caller
+from .auth import Caller, Unauthorized
 
 __all__ = ["Forbidden", "Seat", "check", "options", "page", "seat", "sender", "targets"]
 
@@ -103,6 +103,7 @@ REFUSALS = (
     N_("web.forbidden_player"),
     N_("web.unauthorized"),
     N_("web.link_expired"),
+    N_("web.orders_only"),
 )
 
 
@@ -163,7 +164,7 @@ def seat(tx: Tx, caller: Caller) -> Seat:
             game = webpage.choose_game(tx, actor, explicit=None, hint=None, chat=None)
         assert game.id is not None
         scope = webpage.scope_of(tx, actor, game)
-        rnd = webpage.open_round_of(tx, game)
+        rnd = _open_round(tx, game, caller)
     except ServiceError as err:
         text = t(err.key, actor.lang, **err.params)
         raise Forbidden(text, text=text) from None
@@ -172,6 +173,39 @@ def seat(tx: Tx, caller: Caller) -> Seat:
     return Seat(
         actor, game, rnd, scope, scope.side, webpage.load_state(tx, rnd), webpage.ruleset_of(game)
     )
+
+
+def _open_round(tx: Tx, game: Game, caller: Caller) -> Round:
+    """The game's open round; for a link, the round it names, or the link is
+    spent (a round played early does not hand the next one to last round's
+    link)."""
+    if caller.round is None:
+        return webpage.open_round_of(tx, game)
+    try:
+        rnd = webpage.open_round_of(tx, game)
+    except ServiceError:
+        raise Unauthorized("expired") from None
+    if rnd.number != caller.round:
+        raise Unauthorized("expired")
+    return rnd
+
+
+def _mine(s: Seat) -> set[int]:
+    """The numbers of the players the seat orders: his set, not the team's
+    when his set is empty (a member for the dragon alone orders no player)."""
+    team = {p.number for p in s.state.team_players(s.side)}
+    return team if s.scope.numbers is None else team & s.scope.numbers
+
+
+def _on_the_field(s: Seat, tick: int, cell: int = 1, height: int | None = None) -> None:
+    """A tick of the round, a cell of the field, a height of the rules, or the
+    call is a bad one (ValueError: 400)."""
+    if not 1 <= tick <= s.rules.ticks_per_round:
+        raise ValueError(f"tick {tick}: not a tick of the round")
+    if not 1 <= cell <= s.rules.field.cell_count:
+        raise ValueError(f"cell {cell}: not a cell of the field")
+    if height is not None and height not in s.rules.heights:
+        raise ValueError(f"height {height}: not a height")
 
 
 def _on_file(tx: Tx, s: Seat) -> RoundOrders:
@@ -236,11 +270,7 @@ def page(tx: Tx, caller: Caller, lang: str) -> dict[str, Any]:
     s = seat(tx, caller)
     mine = _on_file(tx, s)
     square = s.rules.field_shape == "square"
-    numbers = sorted(
-        p.number
-        for p in s.state.team_players(s.side)
-        if s.scope.numbers is None or p.number in s.scope.numbers
-    )
+    numbers = sorted(_mine(s))
     return {
         "game": game_code(s.game),
         "round": s.round.number,
@@ -383,8 +413,9 @@ def options(tx: Tx, caller: Caller, text: str, number: int, tick: int) -> dict[s
     pass targets of each ball and the opponents he may try to rob.  Each
     candidate is checked by the engine's legality code on the whole draft."""
     s = seat(tx, caller)
-    if number not in (s.scope.numbers or {p.number for p in s.state.team_players(s.side)}):
+    if number not in _mine(s):
         raise Forbidden("not your player", "web.forbidden_player")
+    _on_the_field(s, tick)
     _, sheet = _draft(tx, s, text, s.actor.lang)
     rest = RoundOrders(
         players=tuple(o for o in sheet.players if (o.number, o.tick) != (number, tick)),
@@ -428,8 +459,9 @@ def targets(
     """From (cell, height) at ``tick``: every legal pass target per ball he may
     hold, the opponents he may try to rob, whether a catch is possible."""
     s = seat(tx, caller)
-    if number not in (s.scope.numbers or {p.number for p in s.state.team_players(s.side)}):
+    if number not in _mine(s):
         raise Forbidden("not your player", "web.forbidden_player")
+    _on_the_field(s, tick, cell, height)
     _, sheet = _draft(tx, s, text, s.actor.lang)
     rest = RoundOrders(
         players=tuple(o for o in sheet.players if (o.number, o.tick) != (number, tick)),

@@ -6,6 +6,7 @@ submitted draft stored and acknowledged like a typed message."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import AsyncIterator
 from datetime import timedelta
 from typing import Any
@@ -128,7 +129,9 @@ async def test_a_crafted_clear_is_a_bad_request(world: Any) -> None:
     assert status == 200 and answer["text"].startswith("Дракон т1: отмена"), answer
 
 
-async def test_a_personal_link_expires(world: Any) -> None:
+async def test_a_personal_link_for_a_member_without_mail_is_refused(world: Any) -> None:
+    """A link opens the page of a member who plays by mail; one signed for a
+    Telegram member (no address) is refused."""
     table, client = world
     with table.db.transaction() as s:
         from storage import repo
@@ -136,9 +139,9 @@ async def test_a_personal_link_expires(world: Any) -> None:
         member = repo.member_by_telegram(s, 202)
         assert member is not None and member.id is not None
         member_id = member.id
-    late = sign_link(SECRET, member_id, table.game_id, table.clock.now() - timedelta(minutes=1))
-    status, _ = await post(client, "/api/page", f"link {late}", {})
-    assert status == 401
+    link = sign_link(SECRET, member_id, table.game_id, 1)
+    status, _ = await post(client, "/api/page", f"link {link}", {})
+    assert status == 403
 
 
 async def test_round_open_offers_the_page_in_private_chats_only(sqlite_db: Database) -> None:
@@ -155,6 +158,8 @@ async def test_round_open_offers_the_page_in_private_chats_only(sqlite_db: Datab
 async def test_an_email_player_gets_a_personal_link_that_opens_the_page(
     sqlite_db: Database,
 ) -> None:
+    """The round-open mail's link is in the address's fragment, signed when the
+    mail is handed to the channel: the outbox keeps a placeholder, no signature."""
     table = make_table(sqlite_db, web_url="https://judge.example", web_link_secret=SECRET)
     await set_up_game(table)
     invited = await table.say(GM, "/invite player left 3")
@@ -162,13 +167,37 @@ async def test_an_email_player_gets_a_personal_link_that_opens_the_page(
     joined = await table.mail("p3@mail.example", f"/start {invited.data['code']}")
     assert joined.status == "ok", joined.text
     assert (await table.say(GM, "/resolve")).status == "ok"
-    mails = table.outbox(kind="round_open", destination="p3@mail.example")
-    assert mails, table.outbox(destination="p3@mail.example")
-    link = mails[-1].text.split("?link=", 1)[1].split()[0]
+    rows = table.outbox(kind="round_open", destination="p3@mail.example")
+    assert rows, table.outbox(destination="p3@mail.example")
+    assert f"https://judge.example/app#link=[link:{table.game_id}.2]" in rows[-1].text
+    items = [
+        item
+        for item in await table.service.pending_outbox("email", 100)
+        if item.kind == "round_open" and item.destination == "p3@mail.example"
+    ]
+    assert "?link=" not in items[-1].text
+    link = items[-1].text.split("https://judge.example/app#link=", 1)[1].split()[0]
+    # The signature is in no stored message.
+    assert all(link.rsplit(".", 1)[1] not in r.text for r in table.outbox())
     settings = WebSettings(bot_token=TOKEN, link_secret=SECRET, max_age=timedelta(hours=1))
     async with TestClient(TestServer(build_web_app(table.service, settings))) as client:
         status, page = await post(client, "/api/page", f"link {link}", {})
         assert status == 200, page
-        assert page["side"] == "left" and page["numbers"] == [3]
+        assert page["side"] == "left" and page["numbers"] == [3] and page["round"] == 2
         status, _ = await post(client, "/api/page", f"link {link[:-1]}x", {})
         assert status == 401
+
+
+async def test_a_placeholder_typed_into_a_message_is_not_signed(sqlite_db: Database) -> None:
+    """Only a round-open mail has its placeholder filled: a player who makes the
+    judge echo one (a line of his orders quoted back) gets no signed link."""
+    table = make_table(sqlite_db, web_url="https://judge.example", web_link_secret=SECRET)
+    await set_up_game(table)
+    invited = await table.say(GM, "/invite player left 3")
+    assert (await table.mail("p3@mail.example", f"/start {invited.data['code']}")).status == "ok"
+    hole = f"https://judge.example/app#link=[link:{table.game_id}.1]"
+    await table.mail("p3@mail.example", f"Такт 1\nИгрок 3: {hole}")
+    items = await table.service.pending_outbox("email", 100)
+    echoed = [i for i in items if i.kind != "round_open" and "#link=" in i.text]
+    assert echoed and all(f"#link=[link:{table.game_id}.1]" in i.text for i in echoed)
+    assert not any(re.search(r"#link=[0-9]+\.", i.text) for i in items)

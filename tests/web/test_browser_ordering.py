@@ -20,14 +20,16 @@ from support.mailservers import free_port
 from support.telegram_e2e import Judge, judge, start_cell
 
 from bot.web.auth import sign_init_data
-from bot.web.server import WebSettings, build_web_app
+from bot.web.server import WebSettings, build_web_app, runner_options
 from engine.resolution.geo import DIST
 
 
 @asynccontextmanager
-async def web_server(j: Judge) -> AsyncIterator[str]:
-    settings = WebSettings(bot_token=j.tg.token, link_secret=None, max_age=timedelta(hours=1))
-    runner = web.AppRunner(build_web_app(j.service, settings), access_log=None)
+async def web_server(j: Judge, link_secret: bytes | None = None) -> AsyncIterator[str]:
+    settings = WebSettings(
+        bot_token=j.tg.token, link_secret=link_secret, max_age=timedelta(hours=1)
+    )
+    runner = web.AppRunner(build_web_app(j.service, settings), **runner_options(settings))
     await runner.setup()
     port = free_port()
     await web.TCPSite(runner, "127.0.0.1", port).start()

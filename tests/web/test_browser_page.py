@@ -17,12 +17,16 @@ from support.fake_telegram import FakeTelegram, FakeUser
 from support.telegram_e2e import Judge, judge
 from test_browser_ordering import launch_url, settled, tap, web_server
 
+from bot.service import Inbound
 from bot.service.kernel.positions import PositionCache
+from bot.web.auth import sign_link
 from engine.ruleset import load_ruleset
 from engine.state import MatchState, PlayerRef
+from storage import repo
 from storage.models import Game, Snapshot
 
 PHONE = {"width": 390, "height": 844}
+SECRET = b"link secret of the browser tests"
 
 
 async def setup(j: Judge, ruleset: str) -> tuple[FakeUser, FakeUser]:
@@ -285,6 +289,37 @@ async def test_a_refused_page_says_why_in_the_players_language(
                 assert expected in line, line
                 assert await page.locator("#field svg").count() == 0
                 await page.close()
+
+
+async def test_a_personal_link_opens_the_page_from_the_fragment_and_leaves_the_address(
+    tg: FakeTelegram, browser: Any, tmp_path: Path
+) -> None:
+    """An e-mail player's link (``#link=``, which no server receives) opens his
+    page; the page takes it out of the address at once (the history holds no
+    link) and finds it again on a reload."""
+    async with judge(tg, tmp_path) as j:
+        await setup(j, "classic")
+        code = await j.invite("player", "left", 1)
+        joined = await j.service.receive(
+            Inbound("email", "<join@mail.example>", "p1@mail.example", f"/start {code}",
+                    b"", j.clock.now(), authenticated=True)
+        )  # fmt: skip
+        assert joined.status == "ok", joined.text
+        with j.service.db.transaction() as s:
+            member = repo.member_by_email(s, "p1@mail.example")
+            game = s.exec(select(Game)).one()
+            assert member is not None and member.id is not None and game.id is not None
+            link = sign_link(SECRET, member.id, game.id, 1)
+        async with web_server(j, SECRET) as base:
+            page = await open_page(browser, f"{base}/app#link={link}")
+            assert await page.evaluate("location.href") == f"{base}/app"
+            assert await attrs(page, "#players button", "data-number") == ["1"]
+            await page.reload()
+            await page.wait_for_selector("#field svg")
+            await settled(page)
+            assert await attrs(page, "#players button", "data-number") == ["1"]
+            assert await page.evaluate("location.href") == f"{base}/app"
+            assert page.errors == []
 
 
 async def test_a_page_left_open_after_the_round_was_played(

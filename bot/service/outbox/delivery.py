@@ -23,6 +23,7 @@ from ..kernel.api import DeliveryResult, OutboxItem
 from ..kernel.context import Tx
 from ..kernel.i18n import t
 from ..rounds import resolve as rounds
+from ..rounds import weblinks
 from . import unreachable
 
 __all__ = ["claim", "mark_failed", "mark_sent"]
@@ -43,7 +44,10 @@ def claim(tx: Tx, channel: str, limit: int) -> list[OutboxItem]:
         for row in todo:
             _draw(tx, row)
         files = repo.outbox_attachments(tx.s, ids)
-    return [notify.outbox_item(r, files.get(r.id or 0, [])) for r in rows]
+    # A round-open mail's personal link is signed now, never stored (weblinks).
+    return [
+        weblinks.fill_links(tx, r, notify.outbox_item(r, files.get(r.id or 0, []))) for r in rows
+    ]
 
 
 def _draw(tx: Tx, row: OutboxRow) -> None:

@@ -18,14 +18,26 @@
   let paths = {};
   let T = {};
 
+  // A personal link comes in the address's fragment (#link=…), which the
+  // browser sends to no server. It is kept in this tab's sessionStorage and
+  // taken out of the address, so that neither the history nor a copied
+  // address holds it; a reload finds it there.
   function credentials() {
     const query = new URLSearchParams(location.search);
     const hash = new URLSearchParams(location.hash.slice(1));
     lang = query.get("lang");
     if (tg && tg.initData) return "tma " + tg.initData;
     if (hash.get("tgWebAppData")) return "tma " + hash.get("tgWebAppData");
-    if (query.get("link")) return "link " + query.get("link");
-    return "";
+    let link = hash.get("link");
+    try {
+      if (link) {
+        sessionStorage.setItem("dragonball-link", link);
+        history.replaceState(null, "", location.pathname + location.search);
+      } else {
+        link = sessionStorage.getItem("dragonball-link");
+      }
+    } catch (e) { /* storage off: the link lives as long as the address */ }
+    return link ? "link " + link : "";
   }
 
   // Calls under way: while any is, taps wait (the legal cells may be changing).
