@@ -177,6 +177,11 @@ async def test_the_same_seed_plays_the_same_match(tmp_path: Path) -> None:
     other, other_rounds = await play("c", "8")
     assert again.score == first.score and again.summary == first.summary
     assert again_rounds == first_rounds  # same dice, same results, byte for byte
+    # The whole conversation too (invitation codes, the order of messages sent
+    # side by side): a refactoring is checked by diffing two demo folders.
+    transcript = DemoFolder(tmp_path / "a").transcript.read_bytes()
+    assert transcript == DemoFolder(tmp_path / "b").transcript.read_bytes()
+    assert transcript != DemoFolder(tmp_path / "c").transcript.read_bytes()
     assert {s for s, _ in other_rounds}.isdisjoint({s for s, _ in first_rounds})
     assert first.all_verified and other.all_verified
 

@@ -192,6 +192,7 @@ class _Demo:
         """Hand everything queued to the transcript, until the outbox is empty."""
         while sum([await self.worker.drain(name) for name in self.worker.channels]):
             pass
+        self.transcript.flush()
 
     async def resolved(self, number: int) -> bool:
         return number in await self.service.resolved_rounds(self.game_id)
@@ -236,6 +237,8 @@ async def run_demo(
         folder.write_summary(summary)
         await demo.service.read(partial(_write_replay, folder, demo.game_id, options.lang))
     finally:
+        if demo is not None:
+            demo.transcript.flush()
         if demo is not None and demo.mailbox is not None:
             await demo.mailbox.close()
         db.dispose()

@@ -54,18 +54,35 @@ class TranscriptChannel:
         self._now = now
         self.public_results: list[OutboxItem] = []
         self.delivered: dict[str, int] = {}  # kind -> how many
+        # Delivered items wait here and are written in the order the judge queued
+        # them: the worker sends to several chats side by side, and which of two
+        # finishes first must not change the transcript from run to run.
+        self._held: list[tuple[int, str]] = []
 
     def _channel(self, name: str) -> str:
         return t(_CHANNELS[name], self.lang) if name in _CHANNELS else name
 
     def note(self, head: str, text: str, tail: str = "") -> None:
         """Append one entry: the (fast clock's) time, ``head``, the text, ``tail``."""
+        self.flush()
+        self._write(self._entry(head, text, tail))
+
+    def flush(self) -> None:
+        """Write the delivered items held so far, in the judge's order."""
+        held, self._held = sorted(self._held), []
+        if held:
+            self._write("".join(entry for _, entry in held))
+
+    def _entry(self, head: str, text: str, tail: str) -> str:
         when = self._now().strftime("%Y-%m-%d %H:%M UTC")
         block = [_RULE, f"{when} · {head}", text.rstrip()]
         if tail:
             block.append(tail)
+        return "\n".join(block) + "\n\n"
+
+    def _write(self, entries: str) -> None:
         with self.path.open("a", encoding="utf-8") as f:
-            f.write("\n".join(block) + "\n\n")
+            f.write(entries)
 
     def incoming(self, msg: Inbound) -> None:
         """Record a message handed to the judge (a captain's orders, a /start)."""
@@ -93,7 +110,7 @@ class TranscriptChannel:
             id=item.id,
         )
         tail = t("demo.attachments", self.lang, files=files) if files else ""
-        self.note(head, subject + textblocks.plain(item.text), tail)
+        self._held.append((item.id, self._entry(head, subject + textblocks.plain(item.text), tail)))
         self.delivered[item.kind] = self.delivered.get(item.kind, 0) + 1
         if item.kind == "results" and item.destination == self.public:
             self.public_results.append(item)

@@ -40,8 +40,19 @@ CONFIRM_TTL = timedelta(hours=1)
 CONFIRM_TRIES = 5
 
 
-def _code(length: int) -> str:
-    return "".join(secrets.choice(_CODE_ALPHABET) for _ in range(length))
+def _code(tx: Tx, length: int, purpose: str) -> str:
+    source = tx.settings.seed_source
+    if source is None:
+        return "".join(secrets.choice(_CODE_ALPHABET) for _ in range(length))
+    # Only the demo sets a seed source: the same demo seed hands out the same
+    # codes, so its transcript is the same from run to run.
+    drawn = bytes.fromhex(source(purpose))
+    return "".join(_CODE_ALPHABET[b % len(_CODE_ALPHABET)] for b in drawn[:length])
+
+
+def _made(tx: Tx, game_id: int) -> int:
+    """How many invitations the game has had (only for the demo's codes)."""
+    return len(repo.invitations(tx.s, game_id)) if tx.settings.seed_source else 0
 
 
 def _username(text: str | None) -> str | None:
@@ -77,7 +88,7 @@ def create(
         raise ServiceError("invite_one_binding")
     if ttl is not None and ttl <= timedelta(0):
         raise ServiceError("bad_duration", value=str(ttl))
-    code = _code(10)
+    code = _code(tx, 10, f"game{game.id}/invitation{_made(tx, game.id)}")
     expires = tx.now + (ttl or tx.settings.invitation_ttl)
     address = email.strip().lower() if email else None
     user = _username(username)
@@ -200,7 +211,7 @@ def _confirmed(
     if live:
         return Outcome("code_confirm_sent", {"address": _masked(inv.email)}, status=waiting,
                        secrecy=PUBLIC)  # fmt: skip
-    confirmation = _code(8)
+    confirmation = _code(tx, 8, f"invitation{inv.id}/confirmation{inv.confirm_tries}")
     inv.confirm_hash, inv.confirm_for = _hash(inv, confirmation), who
     inv.confirm_until, inv.confirm_tries = tx.now + CONFIRM_TTL, 0
     tx.s.add(inv)
