@@ -20,6 +20,10 @@ def test_a_second_edition_demo_plays_and_verifies(
         cli, ["demo", "--out", str(out), "--rounds", "2", "--ruleset", "variant-001", "-q"]
     )
     assert result.exit_code == 0, result.output
+    # The line to play it again names the edition (without it, a classic match).
+    assert result.output.rstrip().endswith(
+        "dragonball demo --seed 2026 --rounds 2 --ruleset variant-001"
+    )
     transcript = (out / "transcript.txt").read_text(encoding="utf-8")
     assert "чебурыхнус-парашутис" in transcript  # the captains' safety spell, read back
     assert sorted(p.name for p in (out / "diagrams").glob("round-*.gif")) == [

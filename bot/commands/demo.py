@@ -192,6 +192,8 @@ def demo(
         [f"--seed {seed}"]
         + ([f"--rounds {rounds}"] if rounds else [])
         + (["--lang en"] if lang == "en" else [])
+        # Another ruleset plays another match: the line to repeat it names it.
+        + ([f"--ruleset {ruleset_name}"] if ruleset_name != "classic" else [])
     )
     click.echo(summary_text(result, lang, shown_folder=str(out), again=again))
     if not result.all_verified:
