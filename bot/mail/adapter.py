@@ -44,7 +44,7 @@ from bot.logging import get_logger
 from bot.mail.auth import FailureLimiter, dkim_verified
 from bot.mail.imap import FetchedMail
 from bot.mail.reading import MailText, read_message
-from bot.mail.redact import redact_raw
+from bot.masking import stored_form
 from bot.service.kernel.api import Inbound, MemberInfo, Reply
 
 __all__ = ["MailAdapter", "MailPolicy", "MailService", "content_id"]
@@ -159,7 +159,7 @@ class MailAdapter:
         # Stored without the pass phrases (docs/email.md, "What is stored"); the
         # body of an oversized mail was not read for them: read it for this alone.
         secrets = read_message(raw).secrets if "too large" in mail.problems else mail.secrets
-        raw = redact_raw(raw, secrets)
+        raw = stored_form("", raw, secrets)[1]
         text = mail.text
         if verdict.authenticated and mail.new_passphrase is not None:
             text = f"/passphrase {mail.new_passphrase}"
