@@ -8,23 +8,13 @@ answering one, and answers the mail that came while it was down.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from support.mail_backlog import first_start
 from support.mailservers import Dovecot
 
 from storage.db import Database
-from storage.testing import temporary_database
 
 pytestmark = pytest.mark.mailserver
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Iterator[Database]:
-    with temporary_database("sqlite", tmp_path) as database:
-        yield database
 
 
 async def test_old_mail_on_first_start_is_stored_not_answered(

@@ -5,9 +5,8 @@ stored, which orders are on file, and what was (or was not) sent.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from mail_samples import raw_mail
@@ -19,17 +18,10 @@ from support.service_table import orders_text
 from bot.mail.redact import leaks, redact_raw
 from storage.db import Database
 from storage.models import InboundMessage, OrderRow
-from storage.testing import temporary_database
 
 pytestmark = pytest.mark.mailserver
 
 SENDER = f"Петя <{PETYA}>"
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Iterator[Database]:
-    with temporary_database("sqlite", tmp_path) as database:
-        yield database
 
 
 async def _registered(judge: MailJudge) -> None:
