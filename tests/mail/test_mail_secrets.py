@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 import pytest
 from mail_samples import raw_mail
 from sqlmodel import col
+from structlog.testing import capture_logs
 from support.mail_judge import PETYA, PHRASE, MailJudge, invite, mail_judge, parse, until
 from support.mailservers import CaptureSmtp, Dovecot
 from support.service_table import orders_text
@@ -104,6 +105,16 @@ async def test_no_pass_phrase_stays_readable_in_the_database_or_the_mailbox(
 async def test_wrong_phrases_lock_the_address_until_the_player_unlocks_it(
     judge: MailJudge,
 ) -> None:
+    with capture_logs() as logs:
+        code = await _locked_and_unlocked(judge)
+    # Nothing logged at any level holds a phrase, a guess or the unlock code.
+    assert sum(e["event"] == "mail received" for e in logs) == 8  # the log was read
+    logged = repr(logs)
+    assert not any(secret in logged for secret in (PHRASE, "неверная фраза", code))
+
+
+async def _locked_and_unlocked(judge: MailJudge) -> str:
+    """Petya's address locked by three wrong phrases, then unlocked; returns the code."""
     orders = _orders(judge)
     right = f"пароль: {PHRASE}\n{orders}"
     # The joining mail is no failure: three wrong phrases, three answered refusals.
@@ -134,3 +145,4 @@ async def test_wrong_phrases_lock_the_address_until_the_player_unlocks_it(
     assert "Код принят" in _texts(judge)[-1]
     (reply,) = await judge.post(_mail(judge, right, 21))
     assert reply.status == "ok" and _filed(judge) == 3
+    return str(code)
