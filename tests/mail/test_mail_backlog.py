@@ -9,9 +9,10 @@ answering one, and answers the mail that came while it was down.
 from __future__ import annotations
 
 import pytest
-from support.mail_backlog import first_start
+from support.mail_backlog import PHRASE, first_start
 from support.mailservers import Dovecot
 
+from bot.mail.redact import leaks
 from storage.db import Database
 
 pytestmark = pytest.mark.mailserver
@@ -38,3 +39,6 @@ async def test_old_mail_on_first_start_is_stored_not_answered(
     # The game masters heard of it once (by Telegram and by mail), not 400 times.
     alerts = [a for a in run.table.outbox(kind="gm_alert") if "old_mail_days" in a.text]
     assert sorted(a.channel for a in alerts) == ["email", "telegram"]
+    # Every mail is in Processed, and none of Petya's still holds his phrase there.
+    kept = run.mailbox.files("Processed")
+    assert len(kept) == 402 and not any(leaks(p.read_bytes(), [PHRASE]) for p in kept)
