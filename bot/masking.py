@@ -1,6 +1,6 @@
 """Pass phrases out of whatever the judge keeps of a received message.
 
-Every inbound message is stored as it came (``bot.service.inbound.store``),
+Every inbound message is stored as it came (``bot.service.inbound.receive.store``),
 with one exception: a pass phrase. :func:`stored_form` is the one function
 that decides what is kept of a message's text and raw bytes, whatever the
 channel — a mail (RFC 822 bytes), a Telegram update or a request of the
