@@ -333,15 +333,15 @@ class MailAdapter:
         game masters are told, and the player gets a code that unlocks it."""
         if verdict.authenticated:
             return
-        if mail.text.lstrip().startswith("/start"):
-            if reply.status == "ok":
-                self.strangers.clear(sender)
-            return
+        joining = mail.text.lstrip().startswith("/start")
         member = verdict.member
         if member is None:
-            self.strangers.record(sender, now)
+            if joining and reply.status == "ok":
+                self.strangers.clear(sender)
+            else:  # a wrong code too: its answer goes to a From anyone may type
+                self.strangers.record(sender, now)
             return
-        if verdict.how != "wrong_passphrase":
+        if joining or verdict.how != "wrong_passphrase":
             return
         failures = self.limiter.record(sender, now)
         if failures < self.limiter.max_failures:

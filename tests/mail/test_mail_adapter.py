@@ -190,6 +190,10 @@ async def test_strangers_are_rate_limited_without_alerts(service: FakeMailServic
         await mails.handle(mail(ORDERS, n, sender="x@spam.example"))
     assert service.alerts == []
     assert service.stored["<a3@example.ru>"].meta["ignore"] == "too many failed attempts"
+    # Wrong invitation codes count as well (each would be answered).
+    for n in range(4, 7):
+        await mails.handle(mail("/start NOPE", n, sender="y@spam.example"))
+    assert service.stored["<a6@example.ru>"].meta["ignore"] == "too many failed attempts"
 
 
 @pytest.mark.parametrize(
