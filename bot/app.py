@@ -154,6 +154,7 @@ def build_app(config: Config, *, clock: Clock | None = None) -> App:
         reader = imap.ImapInbound(
             config.imap, adapter.handle, max_message_bytes=config.mail.max_message_bytes,
             on_mark=lambda until: watermarks.advance("email", until), now=clock.now,
+            kept=adapter.kept_copy,
         )  # fmt: skip
         watermarks.expect("email", reader.refresh)
         imap_config = config.imap

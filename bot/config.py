@@ -238,6 +238,9 @@ class ImapConfig(_Section):
     password: SecretStr | None = None
     mailbox: str = "INBOX"
     processed_folder: str = "Processed"
+    # The mailbox's copy of a read mail that held a pass phrase: "masked" (the
+    # form stored in the database, in place of the original) or "deleted".
+    passphrase_mail: Literal["masked", "deleted"] = "masked"
     poll_interval_seconds: float = Field(default=60.0, gt=0)
     idle_renew_seconds: float = Field(default=1740.0, gt=0)
 
@@ -286,6 +289,11 @@ class MailConfig(_Section):
     accept_dkim: bool = False
     # Only DKIM results stamped with our own receiving server's id can be trusted.
     dkim_authserv_id: str | None = None
+    # Wrong pass phrases from one member's address within the window that lock
+    # it for lock_minutes (the player may unlock it with a code sent to him).
+    max_failures: int = Field(default=3, ge=1, le=1000)
+    failure_window_minutes: float = Field(default=60, gt=0)
+    lock_minutes: float = Field(default=60, gt=0)
     # A mail that reached the mailbox longer ago than this when the judge reads it
     # (a mailbox's old mail on the first start) is stored and not answered; 0: none.
     old_mail_days: float = Field(default=30, ge=0)

@@ -34,17 +34,19 @@ Decided here, before the service sees the message (``Inbound.meta``):
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
 from bot.config import MailConfig
+from bot.i18n import N_
 from bot.logging import get_logger
 from bot.mail.auth import FailureLimiter, dkim_verified
 from bot.mail.imap import FetchedMail
 from bot.mail.reading import MailText, read_message
-from bot.mail.redact import redact_raw
+from bot.masking import stored_form
 from bot.service.kernel.api import Inbound, MemberInfo, Reply
 
 __all__ = ["MailAdapter", "MailPolicy", "MailService", "content_id"]
@@ -72,6 +74,10 @@ class MailService(Protocol):
         self, key: str, game_id: int | None = None, **params: object
     ) -> tuple[int, ...]: ...
 
+    async def tell_member(
+        self, member_id: int, key: str, subject_key: str, **params: object
+    ) -> tuple[int, ...]: ...
+
 
 @dataclass(frozen=True)
 class MailPolicy:
@@ -83,6 +89,7 @@ class MailPolicy:
     authserv_id: str | None = None
     max_failures: int = 3
     failure_window: timedelta = timedelta(hours=1)
+    lock_for: timedelta = timedelta(hours=1)
     old_mail: timedelta | None = timedelta(days=30)  # None: every mail is new
 
     @classmethod
@@ -92,6 +99,9 @@ class MailPolicy:
             require_passphrase=config.require_passphrase,
             accept_dkim=config.accept_dkim,
             authserv_id=config.dkim_authserv_id,
+            max_failures=config.max_failures,
+            failure_window=timedelta(minutes=config.failure_window_minutes),
+            lock_for=timedelta(minutes=config.lock_minutes),
             old_mail=timedelta(days=config.old_mail_days) if config.old_mail_days else None,
         )
 
@@ -117,16 +127,35 @@ class MailAdapter:
         self._service = service
         self.policy = policy or MailPolicy()
         self._now = now
-        self.limiter = FailureLimiter(self.policy.max_failures, self.policy.failure_window)
+        policy = self.policy
+        # Wrong pass phrases of members' addresses: counted, then the address locked.
+        self.limiter = FailureLimiter(policy.max_failures, policy.failure_window, policy.lock_for)
+        # Mail from unknown addresses (nothing to guess; only /start is answered):
+        # past the limit it is stored unanswered, so forged senders get no flood.
+        self.strangers = FailureLimiter(policy.max_failures, policy.failure_window)
         self._told_old = False  # the game masters heard of old mail (once a process)
+        self._kept: dict[str, bytes] = {}  # stored forms for kept_copy, by content_id
 
     async def handle(self, mail: FetchedMail) -> Reply:
         """Sink of the IMAP loop: one fetched message."""
         fallback = content_id(mail.raw)
         oversized = mail.truncated or mail.size > self.policy.max_message_bytes
-        return await self.handle_raw(
+        reply, stored = await self._handle(
             mail.raw, fallback_id=fallback, oversized=oversized, arrived=mail.arrived
         )
+        if oversized or stored != mail.raw:
+            # The mailbox keeps no more than the database (kept_copy): a mail over
+            # the limit was not read, so it may hold a pass phrase nobody masked.
+            self._kept[fallback] = stored
+            while len(self._kept) > 1000:  # a copy nobody asked for: forgotten
+                self._kept.pop(next(iter(self._kept)))
+        return reply
+
+    def kept_copy(self, mail: FetchedMail) -> bytes | None:
+        """What the mailbox may keep of ``mail`` once handled (the IMAP loop's
+        ``kept``): its stored form when that differs from it — a pass phrase
+        masked, or only the header of a mail over the size limit — else None."""
+        return self._kept.pop(content_id(mail.raw), None)
 
     async def handle_raw(
         self, raw: bytes, *, fallback_id: str, oversized: bool = False,
@@ -135,6 +164,15 @@ class MailAdapter:
         """Read ``raw`` and hand it to the service; returns the service's reply.
         ``arrived`` (the mailbox's INTERNALDATE) is the time the message counts by —
         never its Date header, which the sender writes; without it, now."""
+        reply, _stored = await self._handle(
+            raw, fallback_id=fallback_id, oversized=oversized, arrived=arrived
+        )
+        return reply
+
+    async def _handle(
+        self, raw: bytes, *, fallback_id: str, oversized: bool, arrived: datetime | None
+    ) -> tuple[Reply, bytes]:
+        """:meth:`handle_raw`, and the bytes stored of ``raw``."""
         now = self._now()
         counts_from = arrived or now
         limit = self.policy.max_message_bytes
@@ -150,16 +188,20 @@ class MailAdapter:
         elif not sender:
             meta["ignore"] = "no usable From address"
         else:
-            verdict = await self._authenticate(mail, sender)
+            verdict = await self._authenticate(mail, sender, now)
             meta["auth"] = verdict.how
             if "too large" in mail.problems:
                 meta.update(refuse="too_large", limit=str(limit))
-            if not verdict.authenticated and self.limiter.exceeded(sender, now):
+            if verdict.how == "locked":
+                meta["ignore"] = "locked: too many wrong pass phrases"
+            elif verdict.how == "unlocked":
+                meta["ignore"] = "unlock code: the address is unlocked"
+            elif verdict.member is None and self.strangers.exceeded(sender, now):
                 meta["ignore"] = "too many failed attempts"
         # Stored without the pass phrases (docs/email.md, "What is stored"); the
         # body of an oversized mail was not read for them: read it for this alone.
         secrets = read_message(raw).secrets if "too large" in mail.problems else mail.secrets
-        raw = redact_raw(raw, secrets)
+        raw = stored_form("", raw, secrets)[1]
         text = mail.text
         if verdict.authenticated and mail.new_passphrase is not None:
             text = f"/passphrase {mail.new_passphrase}"
@@ -173,14 +215,17 @@ class MailAdapter:
             auth=meta.get("auth", "-"), ignored=meta.get("ignore", ""),
         )  # fmt: skip
         if reply.status == "duplicate":
-            return reply
+            return reply, raw
         if meta.get("ignore", "").startswith("old mail") and not self._told_old:
             await self._tell_old(counts_from)
-        too_large = meta.get("refuse") == "too_large"
-        if sender and not verdict.authenticated and "ignore" not in meta and not too_large:
+        if verdict.how == "unlocked" and verdict.member is not None:
+            await self._service.tell_member(
+                verdict.member.id, N_("mail_unlocked"), N_("subject_mail_lock")
+            )
+        elif "ignore" not in meta and meta.get("refuse") != "too_large":
             # A mail refused for its size was never read for its pass phrase: it is
             # no failed attempt (the sender is told about the size, nothing else).
-            await self._count_failure(sender, now, verdict)
+            await self._count_failure(mail, sender, now, verdict, reply)
         first_phrase = mail.new_passphrase or mail.passphrase
         if (
             reply.status == "ok"
@@ -197,7 +242,7 @@ class MailAdapter:
                     raw, counts_from, _Verdict(verdict.member, True, "invitation"), {"auth": "invitation"},
                 )
             )  # fmt: skip
-        return reply
+        return reply, raw
 
     @staticmethod
     def _inbound(
@@ -239,10 +284,15 @@ class MailAdapter:
             meta["name"] = mail.from_name  # the service names new members after it
         return meta
 
-    async def _authenticate(self, mail: MailText, sender: str) -> _Verdict:
+    async def _authenticate(self, mail: MailText, sender: str, now: datetime) -> _Verdict:
         member = await self._service.member_by_email(sender)
         if member is None:
             return _Verdict(None, False, "unknown_sender")
+        # The lock is looked at before the phrase: a locked address has no guesses.
+        if self.limiter.locked_until(sender, now) is not None:
+            if self.limiter.unlock(sender, _code_words(mail), now):
+                return _Verdict(member, False, "unlocked")
+            return _Verdict(member, False, "locked")
         if mail.passphrase is not None and await self._service.check_passphrase(
             sender, mail.passphrase
         ):
@@ -273,13 +323,31 @@ class MailAdapter:
         )
         self._told_old = True
 
-    async def _count_failure(self, sender: str, now: datetime, verdict: _Verdict) -> None:
-        """One more failure of ``sender``; reaching the limit on a member's address
-        alerts the game masters (strangers writing are not news)."""
-        failures = self.limiter.record(sender, now)
-        member = verdict.member
-        if failures < self.limiter.max_failures or member is None:
+    async def _count_failure(
+        self, mail: MailText, sender: str, now: datetime, verdict: _Verdict, reply: Reply
+    ) -> None:
+        """Count a refused mail.  A stranger's counts against the strangers' limit
+        (a joining mail that was taken clears it).  Of a member's mail only a wrong
+        pass phrase counts — not a mail without one, nor a joining mail; the
+        ``max_failures``-th locks the address (the refusal is answered first): the
+        game masters are told, and the player gets a code that unlocks it."""
+        if verdict.authenticated:
             return
+        joining = mail.text.lstrip().startswith("/start")
+        member = verdict.member
+        if member is None:
+            if joining and reply.status == "ok":
+                self.strangers.clear(sender)
+            else:  # a wrong code too: its answer goes to a From anyone may type
+                self.strangers.record(sender, now)
+            return
+        if joining or verdict.how != "wrong_passphrase":
+            return
+        failures = self.limiter.record(sender, now)
+        if failures < self.limiter.max_failures:
+            return
+        code, _until = self.limiter.lock(sender, now)
+        minutes = int(self.limiter.lock_for.total_seconds() // 60)
         games = {entry[0] for entry in member.memberships}
         await self._service.alert_game_masters(
             "gm_alert_mail_failures",
@@ -287,5 +355,19 @@ class MailAdapter:
             sender=sender,
             failures=failures,
             minutes=int(self.limiter.window.total_seconds() // 60),
-            last=verdict.how,
+            lock=minutes,
         )
+        await self._service.tell_member(
+            member.id, N_("mail_locked"), N_("subject_mail_lock"),
+            failures=failures, minutes=minutes, code=code,
+        )  # fmt: skip
+
+
+def _code_words(mail: MailText) -> list[str]:
+    """What may be an unlock code in a mail: ``XXXX-XXXX`` words of its text and
+    subject, Cyrillic letters that look Latin read as Latin."""
+    text = f"{mail.subject}\n{mail.text}".translate(_LOOKALIKES)
+    return re.findall(r"\b[A-Za-z0-9]{4}-[A-Za-z0-9]{4}\b", text)
+
+
+_LOOKALIKES = str.maketrans("АВСЕНКМОРТХУавсенкмортху", "ABCEHKMOPTXYabcehkmoptxy")

@@ -11,8 +11,12 @@ makes the receiving server delete forged ones carrying its own id.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
+import secrets
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -98,18 +102,27 @@ def dkim_verified(headers: list[str], from_address: str, authserv_id: str | None
 
 
 class FailureLimiter:
-    """Counts authentication failures per address in a sliding window.
+    """Counts authentication failures per address in a sliding window, and locks
+    an address that reached the limit (:meth:`lock`) until a moment or until the
+    unlock code it was given comes back (:meth:`unlock`).
 
-    Kept in memory: a restart forgets the counts, which only delays the next
-    alert to the game masters.
+    Kept in memory: a restart forgets the counts and the locks, which only
+    delays the next lock (the judge's own mail reader is one process).
     """
 
-    def __init__(self, max_failures: int = 3, window: timedelta = timedelta(hours=1)) -> None:
+    def __init__(
+        self,
+        max_failures: int = 3,
+        window: timedelta = timedelta(hours=1),
+        lock_for: timedelta = timedelta(hours=1),
+    ) -> None:
         if max_failures < 1:
             raise ValueError("max_failures must be at least 1")
         self.max_failures = max_failures
         self.window = window
+        self.lock_for = lock_for
         self._failures: dict[str, deque[datetime]] = {}
+        self._locks: dict[str, tuple[datetime, bytes]] = {}  # until, digest of the code
 
     def _recent(self, address: str, now: datetime) -> deque[datetime]:
         times = self._failures.setdefault(address.lower(), deque())
@@ -128,5 +141,42 @@ class FailureLimiter:
         return len(self._recent(address, now)) >= self.max_failures
 
     def clear(self, address: str) -> None:
-        """Forget the failures of ``address`` (after a successful login)."""
+        """Forget the failures and the lock of ``address`` (after a successful login)."""
         self._failures.pop(address.lower(), None)
+        self._locks.pop(address.lower(), None)
+
+    def lock(self, address: str, now: datetime) -> tuple[str, datetime]:
+        """Lock ``address`` for ``lock_for``; returns the unlock code and the end."""
+        code = "-".join("".join(secrets.choice(_CODE_ALPHABET) for _ in range(4)) for _ in range(2))
+        until = now + self.lock_for
+        self._locks[address.lower()] = (until, _digest(code))
+        return code, until
+
+    def locked_until(self, address: str, now: datetime) -> datetime | None:
+        """The end of ``address``'s lock, or None when it is not locked (any more)."""
+        lock = self._locks.get(address.lower())
+        if lock is None:
+            return None
+        if now >= lock[0]:  # over: a fresh start, with no failures counted
+            self.clear(address)
+            return None
+        return lock[0]
+
+    def unlock(self, address: str, words: Iterable[str], now: datetime) -> bool:
+        """Unlock ``address`` when one of ``words`` is its unlock code."""
+        lock = self._locks.get(address.lower())
+        if lock is None or now >= lock[0]:
+            return False
+        for word in words:
+            candidate = word.strip().upper()
+            if len(candidate) == 9 and hmac.compare_digest(_digest(candidate), lock[1]):
+                self.clear(address)
+                return True
+        return False
+
+
+_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # 31 signs, none read as another: ~40 bits
+
+
+def _digest(code: str) -> bytes:
+    return hashlib.sha256(code.encode()).digest()

@@ -102,6 +102,7 @@ class ImapInbound:
         max_attempts: int = 3,
         on_mark: Callable[[datetime], object] | None = None,
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
+        kept: Callable[[FetchedMail], bytes | None] | None = None,
     ) -> None:
         if not config.host or not config.username or config.password is None:
             raise ValueError("imap.host, imap.username and imap.password are required")
@@ -123,6 +124,7 @@ class ImapInbound:
         self._move = False
         self._on_mark = on_mark
         self._now = now
+        self._kept = kept
         self._refresh = asyncio.Event()
         self.read_until: datetime | None = None
         # Counters for tests, logs and the benchmark.
@@ -385,6 +387,7 @@ class ImapInbound:
                 fetched.update((p.uid, p.data) for p in imapwire.parse_fetch(response.lines))
         handed = 0
         done: list[int] = []
+        replaced: dict[int, tuple[bytes, datetime | None]] = {}
         for uid in batch:
             if uid not in fetched:
                 continue  # expunged meanwhile, or a response we could not read: next time
@@ -401,12 +404,17 @@ class ImapInbound:
                 self._failures.pop((mail.uidvalidity, uid), None)
                 self.handed_over += 1
                 handed += 1
+                copy = self._kept(mail) if self._kept is not None else None
+                if copy is not None:
+                    replaced[uid] = (copy, mail.arrived)
             done.append(uid)
         if done:
             # The batch's messages are marked together once all of them are stored
             # (two commands a batch, not two a message: a backlog of thousands on a
             # first start); a cut before this hands them over again, as duplicates.
-            await self._mark(done)
+            await self._mark([uid for uid in done if uid not in replaced])
+        if replaced:
+            await self._replace(replaced)
         return handed
 
     def _failed(self, mail: FetchedMail, exc: Exception) -> bool:
@@ -434,6 +442,8 @@ class ImapInbound:
 
     async def _mark(self, uids: list[int]) -> None:
         """Mark messages processed: \\Seen, then moved when a folder is configured."""
+        if not uids:
+            return
         imap = self._imap
         uid = imapwire.uid_set(uids)
         await self._ok(imap.uid("store", uid, "+FLAGS.SILENT (\\Seen)"), "UID STORE")
@@ -447,3 +457,23 @@ class ImapInbound:
         await self._ok(imap.uid("store", uid, "+FLAGS.SILENT (\\Deleted)"), "UID STORE")
         if imap.has_capability("UIDPLUS"):
             await self._ok(imap.uid("expunge", uid), "UID EXPUNGE")
+
+    async def _replace(self, copies: dict[int, tuple[bytes, datetime | None]]) -> None:
+        """Messages that held a pass phrase: their masked copies (``imap.passphrase_mail
+        = "masked"``: appended, \\Seen, where the message would have gone) replace
+        them, or they are deleted ("deleted").  A cut between the two reads the
+        original again: a duplicate, masked once more."""
+        imap = self._imap
+        config = self._config
+        if config.passphrase_mail == "masked":
+            folder = imapwire.imap_quote(config.processed_folder or config.mailbox)
+            for raw, arrived in copies.values():
+                await self._ok(
+                    imap.append(raw, mailbox=folder, flags="(\\Seen)", date=arrived), "APPEND"
+                )
+        uid = imapwire.uid_set(sorted(copies))
+        await self._ok(imap.uid("store", uid, "+FLAGS.SILENT (\\Seen \\Deleted)"), "UID STORE")
+        if imap.has_capability("UIDPLUS"):
+            await self._ok(imap.uid("expunge", uid), "UID EXPUNGE")
+        else:  # the judge's own mailbox: nothing else in it is waiting to be deleted
+            await self._ok(imap.expunge(), "EXPUNGE")

@@ -26,10 +26,10 @@ from email.message import EmailMessage, Message
 from email.parser import BytesParser
 from email.utils import getaddresses, parsedate_to_datetime
 
-from bot.mail.charsets import decode_header_value, decode_text
-from bot.mail.htmltext import html_to_text
 from bot.mail.quotes import strip_quotes, strip_signature
-from bot.mail.redact import phrase_values
+from bot.mailtext.charsets import decode_header_value, decode_text
+from bot.mailtext.htmltext import html_to_text
+from bot.mailtext.redact import phrase_values
 
 __all__ = [
     "MailText",
@@ -87,7 +87,7 @@ class MailText:
     date: datetime | None
     problems: tuple[str, ...] = ()
     # Every pass phrase value the mail carries (body lines, quoted ones, the
-    # subject): what the stored copy must not contain (bot.mail.redact).
+    # subject): what the stored copy must not contain (bot.mailtext.redact).
     secrets: tuple[str, ...] = ()
 
 

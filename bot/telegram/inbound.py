@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 
 from telegram import Message, Update
 
-from bot.service.kernel.api import Inbound, mask_passphrase_command
+from bot.service.kernel.api import Inbound
 
 __all__ = ["CHANNEL", "command_text", "external_id", "media_kind", "to_inbound"]
 
@@ -59,21 +59,6 @@ def _aware(moment: datetime | None) -> datetime:
     return moment.astimezone(UTC)
 
 
-def _stored(update: Update, text: str) -> dict[str, object]:
-    """The update as it is stored: as received, but a ``/passphrase`` command's
-    phrase masked (it is the member's e-mail pass phrase)."""
-    data = update.to_dict()
-    masked = mask_passphrase_command(text)
-    if masked != text:
-        for key in ("message", "edited_message"):
-            message = data.get(key)
-            if isinstance(message, dict):
-                for field in ("text", "caption"):
-                    if isinstance(message.get(field), str):
-                        message[field] = mask_passphrase_command(message[field])
-    return data
-
-
 def to_inbound(update: Update, text: str) -> Inbound:
     """The service's view of a (possibly edited) message of ``update``; ``text`` is
     its text, or its caption."""
@@ -97,7 +82,8 @@ def to_inbound(update: Update, text: str) -> Inbound:
     written = message.text if message.text is not None else (message.caption or "")
     if _COMMAND.match(written) and text != written:  # "/cmd@this_bot": meant for the judge
         meta["addressed"] = "1"
-    raw = json.dumps(_stored(update, text), ensure_ascii=False, sort_keys=True, default=str)
+    # As received: the service stores it without a pass phrase (bot.masking).
+    raw = json.dumps(update.to_dict(), ensure_ascii=False, sort_keys=True, default=str)
     return Inbound(
         channel=CHANNEL,
         external_id=f"{own_id}:edit:{update.update_id}" if edited else own_id,

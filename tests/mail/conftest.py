@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import pytest
 from support.mailservers import CaptureSmtp, CuttingProxy, Dovecot, MailUser
+
+from storage.db import Database
+from storage.testing import temporary_database
 
 
 @pytest.fixture(scope="session")
@@ -23,6 +27,13 @@ def dovecot() -> Iterator[Dovecot]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Iterator[Database]:
+    """An empty SQLite database of the judge's own."""
+    with temporary_database("sqlite", tmp_path) as database:
+        yield database
 
 
 @pytest.fixture

@@ -34,6 +34,7 @@ class FakeMailService:
     orders: dict[str, list[str]] = field(default_factory=dict)  # address -> texts on file
     alerts: list[tuple[str, int | None, dict[str, object]]] = field(default_factory=list)
     members: set[str] = field(default_factory=set)
+    told: list[tuple[str, str, dict[str, object]]] = field(default_factory=list)  # to a member
 
     def add_member(self, address: str, passphrase: str | None = "зелёный дракон") -> None:
         self.members.add(address)
@@ -44,7 +45,10 @@ class FakeMailService:
         if address not in self.members:
             return None
         has = address in self.passphrases
-        return MemberInfo(1, "", None, address, "ru", "email", has, ((12, "captain", "left", ()),))
+        number = sorted(self.members).index(address) + 1
+        return MemberInfo(
+            number, "", None, address, "ru", "email", has, ((12, "captain", "left", ()),)
+        )
 
     async def check_passphrase(self, email: str, phrase: str) -> bool:
         return self.passphrases.get(email) == phrase
@@ -54,6 +58,14 @@ class FakeMailService:
     ) -> tuple[int, ...]:
         self.alerts.append((key, game_id, params))
         self.outbox.append(Queued("gm@example.org", "gm_alert", key))
+        return (len(self.outbox),)
+
+    async def tell_member(
+        self, member_id: int, key: str, subject_key: str, **params: object
+    ) -> tuple[int, ...]:
+        address = sorted(self.members)[member_id - 1]
+        self.told.append((address, key, params))
+        self.outbox.append(Queued(address, "notice", key, subject_key))
         return (len(self.outbox),)
 
     def _answer(self, msg: Inbound, status: str, text: str) -> Reply:

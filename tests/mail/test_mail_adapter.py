@@ -85,23 +85,103 @@ async def test_forged_from_of_a_stranger_gets_no_answer(service: FakeMailService
     assert service.outbox == []
 
 
-async def test_repeated_failures_are_rate_limited_and_reported(service: FakeMailService) -> None:
-    clock = Clock()
-    mails = adapter(service, clock, max_failures=3, failure_window=timedelta(hours=1))
-    statuses = []
-    for n in range(5):
+def _wrong(n: int) -> FetchedMail:
+    return mail(f"пароль: красный дракон {n}\n{ORDERS}", n)
+
+
+async def _lock(mails: MailAdapter, clock: Clock, failures: int = 3) -> str:
+    """``failures`` wrong phrases a minute apart, each answered; returns the unlock code."""
+    for n in range(failures):
         clock.now = NOW + timedelta(minutes=n)
-        statuses.append((await mails.handle(mail(ORDERS, n))).status)
-    assert statuses == ["refused", "refused", "refused", "ignored", "ignored"]
-    assert [q.kind for q in service.outbox] == ["ack", "ack", "ack", "gm_alert"]
+        assert (await mails.handle(_wrong(n))).status == "refused"
+    ((address, key, params),) = service_told(mails)
+    assert (address, key) == (VASYA, "mail_locked")
+    return str(params["code"])
+
+
+def service_told(mails: MailAdapter) -> list[tuple[str, str, dict[str, object]]]:
+    fake = mails._service
+    assert isinstance(fake, FakeMailService)
+    return fake.told
+
+
+async def test_wrong_phrases_lock_the_address_before_its_phrase_is_checked(
+    service: FakeMailService,
+) -> None:
+    clock = Clock()
+    mails = adapter(service, clock, max_failures=3, lock_for=timedelta(hours=1))
+    code = await _lock(mails, clock)
+    # Three refusals answered, then the game masters told once and Vasya sent a code.
+    assert [q.kind for q in service.outbox] == ["ack", "ack", "ack", "gm_alert", "notice"]
     ((key, game_id, params),) = service.alerts
     assert (key, game_id) == ("gm_alert_mail_failures", 12)
-    assert params["sender"] == VASYA and params["failures"] == 3
-    assert service.stored["<a4@example.ru>"].meta["ignore"] == "too many failed attempts"
-    # An hour later the address is heard again; the right pass phrase clears the count.
-    clock.now = NOW + timedelta(minutes=70)
-    assert (await mails.handle(mail(f"пароль: {PHRASE}\n{ORDERS}", 6))).status == "ok"
-    assert not mails.limiter.exceeded(VASYA, clock.now)
+    assert (params["sender"], params["failures"], params["lock"]) == (VASYA, 3, 60)
+    assert service.outbox[-1] == Queued(VASYA, "notice", "mail_locked", "subject_mail_lock")
+    assert len(code) == 9 and code[4] == "-"
+    # Locked: the right phrase is not even looked at; nothing answered, nothing filed.
+    right = f"пароль: {PHRASE}\n{ORDERS}"
+    for n in range(10, 14):
+        clock.now = NOW + timedelta(minutes=n)
+        assert (await mails.handle(mail(right, n) if n % 2 else _wrong(n))).status == "ignored"
+        assert service.stored[f"<a{n}@example.ru>"].meta["auth"] == "locked"
+    assert service.orders == {} and len(service.alerts) == 1 and len(service.outbox) == 5
+    # The lock ends an hour after the third failure: the right phrase is taken.
+    clock.now = NOW + timedelta(minutes=63)
+    assert (await mails.handle(mail(right, 20))).status == "ok"
+    assert service.orders == {VASYA: [ORDERS]}
+
+
+async def test_the_player_unlocks_his_address_with_the_code(service: FakeMailService) -> None:
+    clock = Clock()
+    mails = adapter(service, clock, max_failures=3)
+    code = await _lock(mails, clock)
+    clock.now = NOW + timedelta(minutes=5)
+    wrong_code = "ABCD-EFGH" if code != "ABCD-EFGH" else "ABCD-EFGK"
+    assert (await mails.handle(mail(f"пароль: {PHRASE}\n{wrong_code}", 30))).status == "ignored"
+    assert service.stored["<a30@example.ru>"].meta["auth"] == "locked"
+    # His reply carries the code (typed in lower case, with a Cyrillic lookalike).
+    typed = code.lower().replace("a", "а")
+    reply = await mails.handle(mail(f"{typed}\n", 31, subject="Re: Письма с вашего адреса"))
+    assert reply.status == "ignored"
+    assert service.stored["<a31@example.ru>"].meta["auth"] == "unlocked"
+    assert service.outbox[-1] == Queued(VASYA, "notice", "mail_unlocked", "subject_mail_lock")
+    assert (await mails.handle(mail(f"пароль: {PHRASE}\n{ORDERS}", 32))).status == "ok"
+    assert service.orders == {VASYA: [ORDERS]}
+    # Unlocked, the count starts afresh: two more wrong phrases lock nothing.
+    for n in (33, 34):
+        assert (await mails.handle(_wrong(n))).status == "refused"
+    assert len(service.alerts) == 1
+    # The same code does not unlock a later lock.
+    assert (await mails.handle(_wrong(35))).status == "refused"
+    assert (await mails.handle(mail(code, 36))).status == "ignored"
+    assert service.stored["<a36@example.ru>"].meta["auth"] == "locked"
+
+
+async def test_mail_without_a_phrase_is_no_guess(service: FakeMailService) -> None:
+    mails = adapter(service, max_failures=2)
+    statuses = [(await mails.handle(mail(ORDERS, n))).status for n in range(5)]
+    assert statuses == ["refused"] * 5  # each answered: "no pass phrase"
+    assert service.alerts == [] and service.told == []
+
+
+async def test_the_joining_mail_is_no_failed_log_in(service: FakeMailService) -> None:
+    """The third wrong phrase after joining is answered, as docs/email.md says."""
+    service.codes.add("K7Q2")
+    clock = Clock()
+    mails = adapter(service, clock, max_failures=3)
+    petya = "Петя <petya@example.ru>"
+    joined = await mails.handle(mail(f"/start K7Q2\nпароль: {PHRASE}", 1, sender=petya))
+    assert joined.status == "ok"
+    statuses = []
+    for n in range(2, 5):
+        clock.now = NOW + timedelta(minutes=n)
+        wrong = mail(f"пароль: красный дракон\n{ORDERS}", n, sender=petya)
+        statuses.append((await mails.handle(wrong)).status)
+    assert statuses == ["refused", "refused", "refused"]
+    assert [q.destination for q in service.outbox if q.kind == "ack"][-3:] == [
+        "petya@example.ru"
+    ] * 3
+    assert len(service.alerts) == 1 and [k for _a, k, _p in service.told] == ["mail_locked"]
 
 
 async def test_strangers_are_rate_limited_without_alerts(service: FakeMailService) -> None:
@@ -110,6 +190,10 @@ async def test_strangers_are_rate_limited_without_alerts(service: FakeMailServic
         await mails.handle(mail(ORDERS, n, sender="x@spam.example"))
     assert service.alerts == []
     assert service.stored["<a3@example.ru>"].meta["ignore"] == "too many failed attempts"
+    # Wrong invitation codes count as well (each would be answered).
+    for n in range(4, 7):
+        await mails.handle(mail("/start NOPE", n, sender="y@spam.example"))
+    assert service.stored["<a6@example.ru>"].meta["ignore"] == "too many failed attempts"
 
 
 @pytest.mark.parametrize(
@@ -237,13 +321,19 @@ def test_policy_from_config() -> None:
     assert policy.old_mail == timedelta(days=30)
     assert MailPolicy.from_config(MailConfig(old_mail_days=0)).old_mail is None
     assert MailPolicy.from_config(MailConfig(old_mail_days=2)).old_mail == timedelta(days=2)
+    locking = MailPolicy.from_config(
+        MailConfig(max_failures=5, failure_window_minutes=30, lock_minutes=90)
+    )
+    assert (locking.max_failures, locking.failure_window, locking.lock_for) == (
+        5, timedelta(minutes=30), timedelta(minutes=90),
+    )  # fmt: skip
 
 
 async def test_a_redelivered_failure_counts_once(service: FakeMailService) -> None:
     mails = adapter(service, max_failures=2)
-    statuses = [(await mails.handle(mail(ORDERS, 1))).status for _ in range(4)]
+    statuses = [(await mails.handle(_wrong(1))).status for _ in range(4)]
     assert statuses == ["refused", "duplicate", "duplicate", "duplicate"]
-    assert not mails.limiter.exceeded(VASYA, NOW)
+    assert not mails.strangers.exceeded(VASYA, NOW) and not mails.limiter.exceeded(VASYA, NOW)
     assert service.alerts == []
 
 

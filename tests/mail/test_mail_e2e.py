@@ -5,9 +5,8 @@ stored, which orders are on file, and what was (or was not) sent.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from mail_samples import raw_mail
@@ -16,20 +15,13 @@ from support.mail_judge import PETYA, PHRASE, MailJudge, invite, mail_judge, par
 from support.mailservers import CaptureSmtp, CuttingProxy, Dovecot
 from support.service_table import orders_text
 
-from bot.mail.redact import leaks, redact_raw
+from bot.mailtext.redact import leaks, redact_raw
 from storage.db import Database
 from storage.models import InboundMessage, OrderRow
-from storage.testing import temporary_database
 
 pytestmark = pytest.mark.mailserver
 
 SENDER = f"Петя <{PETYA}>"
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Iterator[Database]:
-    with temporary_database("sqlite", tmp_path) as database:
-        yield database
 
 
 async def _registered(judge: MailJudge) -> None:
@@ -87,7 +79,7 @@ async def _accepted(judge: MailJudge, raw: bytes, message_id: str) -> None:
     assert reply.status == "ok", reply.text
     row = _inbound(judge, message_id)
     assert (row.status, row.authenticated, row.sender) == ("ok", True, PETYA)
-    # Stored as received, except the pass phrase (bot.mail.redact); Dovecot adds headers.
+    # Stored as received, except the pass phrase (bot.mailtext.redact); Dovecot adds headers.
     assert row.raw.endswith(redact_raw(raw, [PHRASE]).rstrip(b"\r\n") + b"\r\n")
     assert not leaks(row.raw, [PHRASE])
     orders = _current(judge)

@@ -12,7 +12,6 @@ import asyncio
 from collections.abc import AsyncIterator, Iterator
 from contextlib import suppress
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 from mail_samples import raw_mail
@@ -24,17 +23,10 @@ from bot.mail.imap import FetchedMail, ImapInbound
 from bot.service import Reply
 from storage.db import Database
 from storage.models import InboundMessage
-from storage.testing import temporary_database
 
 pytestmark = pytest.mark.mailserver
 
 SENDER = f"Петя <{PETYA}>"
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Iterator[Database]:
-    with temporary_database("sqlite", tmp_path) as database:
-        yield database
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from mail_samples import ORDERS, email_message, encoded_word, raw_mail
 from bot.mail.adapter import MailAdapter, MailPolicy
 from bot.mail.imap import FetchedMail
 from bot.mail.reading import read_message
-from bot.mail.redact import MASK, leaks, redact_raw
+from bot.mailtext.redact import MASK, leaks, redact_raw
 
 PHRASE = "зелёный дракон над полем"
 ENCODINGS = [

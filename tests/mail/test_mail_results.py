@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from email.message import EmailMessage
-from pathlib import Path
 
 import pytest
 from mail_samples import raw_mail
@@ -20,17 +19,10 @@ from support.service_table import FIRST_DEADLINE, orders_text
 
 from bot.service.rounds.reports import MAIL_LAYOUT
 from storage.db import Database
-from storage.testing import temporary_database
 
 pytestmark = pytest.mark.mailserver
 
 SENDER = f"Петя <{PETYA}>"
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Iterator[Database]:
-    with temporary_database("sqlite", tmp_path) as database:
-        yield database
 
 
 @pytest.fixture

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from bot.mail.charsets import (
+from bot.mail.quotes import strip_quotes, strip_signature
+from bot.mailtext.charsets import (
     cyrillic_score,
     decode_header_value,
     decode_text,
     guess_decode,
     normalize_charset,
 )
-from bot.mail.htmltext import html_to_text
-from bot.mail.quotes import strip_quotes, strip_signature
+from bot.mailtext.htmltext import html_to_text
 
 
 @pytest.mark.parametrize(

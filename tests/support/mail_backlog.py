@@ -26,7 +26,7 @@ from bot.mail.adapter import MailAdapter, MailPolicy
 from bot.mail.imap import ImapInbound
 from storage.db import Database
 from storage.models import InboundMessage, OutboxRow
-from support.mailservers import Dovecot
+from support.mailservers import Dovecot, MailUser
 from support.service_table import GM, Table, make_table, orders_text, set_up_game
 
 __all__ = ["PETYA", "Backlog", "first_start"]
@@ -40,6 +40,7 @@ OLD = timedelta(days=40)  # older than mail.old_mail_days (30)
 class Backlog:
     table: Table
     inbound: ImapInbound
+    mailbox: MailUser
     old: int
     recent: int
     append_seconds: float  # filling the mailbox
@@ -61,8 +62,16 @@ class Backlog:
 
 
 async def first_start(
-    db: Database, dovecot: Dovecot, *, old: int, recent: int = 2, timeout: float = 600.0
+    db: Database,
+    dovecot: Dovecot,
+    *,
+    old: int,
+    recent: int = 2,
+    timeout: float = 600.0,
+    passphrase_mail: str | None = "masked",
 ) -> Backlog:
+    """``passphrase_mail``: the ``[imap]`` setting, as ``serve`` applies it; None
+    moves every mail as it came (the judge before issue 33), for comparison."""
     table = make_table(db)
     await set_up_game(table)
     adapter = MailAdapter(table.service, MailPolicy(), now=table.clock.now)
@@ -96,7 +105,9 @@ async def first_start(
     await asyncio.to_thread(dovecot.append_many, mailbox, fresh, at=now - timedelta(hours=1))
     append_seconds = time.monotonic() - began
 
-    inbound = ImapInbound(dovecot.imap_config(mailbox), adapter.handle, backoff_initial=0.05)
+    config = dovecot.imap_config(mailbox, passphrase_mail=passphrase_mail or "masked")
+    kept = adapter.kept_copy if passphrase_mail is not None else None
+    inbound = ImapInbound(config, adapter.handle, backoff_initial=0.05, kept=kept)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     began = time.monotonic()
     task = asyncio.create_task(inbound.run())
@@ -115,4 +126,4 @@ async def first_start(
             await task
     growth = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss
     assert not mailbox.files("INBOX"), "mail left in the inbox"
-    return Backlog(table, inbound, old, recent, append_seconds, read_seconds, growth)
+    return Backlog(table, inbound, mailbox, old, recent, append_seconds, read_seconds, growth)

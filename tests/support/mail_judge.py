@@ -74,9 +74,11 @@ async def mail_judge(
     imap_port: int | None = None,
     policy: MailPolicy | None = None,
     pictures: bool = False,
+    passphrase_mail: str = "masked",
 ) -> AsyncIterator[MailJudge]:
     """A running judge with a started game (teams by Telegram) and an empty mailbox;
-    ``pictures``: its reports come with the diagrams."""
+    ``pictures``: its reports come with the diagrams; ``passphrase_mail``: the
+    ``[imap]`` setting of that name."""
     table = make_table(db, pictures=pictures)
     await set_up_game(table)
     mailbox = dovecot.new_user()
@@ -88,8 +90,8 @@ async def mail_judge(
     async def sink(mail: FetchedMail) -> None:
         replies.append(await adapter.handle(mail))
 
-    config = dovecot.imap_config(mailbox, port=imap_port)
-    inbound = ImapInbound(config, sink, backoff_initial=0.05)
+    config = dovecot.imap_config(mailbox, port=imap_port, passphrase_mail=passphrase_mail)
+    inbound = ImapInbound(config, sink, backoff_initial=0.05, kept=adapter.kept_copy)
     judge = MailJudge(table, dovecot, mailbox, smtp, adapter, inbound, worker, replies)
     task = asyncio.create_task(judge.inbound.run())
     try:

@@ -324,6 +324,7 @@ service lmtp {{
         processed_folder: str = "Processed",
         poll_interval: float = 60.0,
         idle_renew: float = 1740.0,
+        passphrase_mail: str = "masked",
     ) -> ImapConfig:
         """``[imap]`` settings for reading ``user``'s mailbox (``port``: e.g. a proxy)."""
         default_port = self.imaps_port if security == "tls" else self.imap_port
@@ -338,6 +339,7 @@ service lmtp {{
                 "processed_folder": processed_folder,
                 "poll_interval_seconds": poll_interval,
                 "idle_renew_seconds": idle_renew,
+                "passphrase_mail": passphrase_mail,
             }
         )
 

@@ -237,3 +237,29 @@ class Messages(ServiceCore):
         ids = await self._tx(alert)
         self._changed()
         return ids
+
+    async def tell_member(
+        self, member_id: int, key: str, subject_key: str, **params: object
+    ) -> tuple[int, ...]:
+        """Queue the text ``key`` to a member himself: by mail to his registered
+        address and, when he has linked Telegram, in his private chat there
+        (the e-mail lock's unlock code reaches him either way: bot.mail.adapter)."""
+
+        def send(tx: Tx) -> tuple[int, ...]:
+            member = tx.s.get(Member, member_id)
+            if member is None:
+                return ()
+            lang = lang_or_default(member.lang)
+            dests = [notify.Destination("email", member.email, lang)] if member.email else []
+            if member.telegram_user_id is not None:
+                dests.append(notify.Destination("telegram", str(member.telegram_user_id), lang))
+            return tuple(
+                notify.queue(
+                    tx, dest, "notice", t(key, lang, **params), subject=t(subject_key, lang)
+                )
+                for dest in dests
+            )
+
+        ids = await self._tx(send)
+        self._changed()
+        return ids

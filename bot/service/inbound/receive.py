@@ -11,12 +11,13 @@ from datetime import UTC, datetime
 
 from sqlalchemy import Connection
 
+from bot.masking import stored_form
 from storage import repo
 from storage.models import InboundMessage, Member
 
 from ..handlers import members
 from ..kernel import audience, notify
-from ..kernel.api import PASSPHRASE_MASK, Inbound, mask_passphrase_command
+from ..kernel.api import PASSPHRASE_MASK, Inbound
 from ..kernel.audience import PUBLIC, Audience
 from ..kernel.context import Actor, ServiceError, Tx
 from ..kernel.i18n import N_, lang_or_default, reader_zone, t
@@ -30,7 +31,9 @@ __all__ = ["Plan", "answer", "from_row", "identify", "plan", "process", "store"]
 def store(conn: Connection, msg: Inbound, now: datetime | None = None) -> int | None:
     """Insert the raw message; None when it was already received (the unique
     key on channel and external id decides, also between two racing deliveries).
-    Everything needed to work on it again is kept (:func:`from_row`)."""
+    Everything needed to work on it again is kept (:func:`from_row`), but a
+    pass phrase, in any field (bot.masking)."""
+    text, raw = stored_form(msg.text, msg.raw)
     return repo.insert_inbound(
         conn,
         {
@@ -40,8 +43,8 @@ def store(conn: Connection, msg: Inbound, now: datetime | None = None) -> int | 
             "chat": msg.chat,
             "subject": msg.subject,
             # The only change to what was received: a pass phrase is never stored.
-            "text": mask_passphrase_command(msg.text),
-            "raw": msg.raw,
+            "text": text,
+            "raw": raw,
             "received_at": msg.received_at,
             "edit_of": msg.edit_of,
             "authenticated": msg.authenticated,

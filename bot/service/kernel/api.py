@@ -9,11 +9,14 @@ compatibly (new fields with defaults), never rename.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
+
+# What a stored message shows instead of a pass phrase (never kept in clear).
+from bot.masking import MASK as PASSPHRASE_MASK
+from bot.masking import mask_passphrase_command
 
 __all__ = [
     "PASSPHRASE_MASK",
@@ -26,23 +29,6 @@ __all__ = [
     "Reply",
     "mask_passphrase_command",
 ]
-
-# What a stored message shows instead of a pass phrase (never kept in clear).
-PASSPHRASE_MASK = "********"
-_PASSPHRASE_COMMAND = re.compile(
-    r"^(?P<head>\s*/(?:passphrase|пароль)(?:@\w+)?)(?=\s|$)(?P<rest>.*)$",
-    re.IGNORECASE | re.DOTALL,
-)
-
-
-def mask_passphrase_command(text: str) -> str:
-    """``/passphrase PHRASE`` (or ``/пароль``) as it may be stored: the phrase
-    masked; any other text unchanged."""
-    match = _PASSPHRASE_COMMAND.match(text)
-    if match is None or not match["rest"].strip():
-        return text
-    return f"{match['head']} {PASSPHRASE_MASK}"
-
 
 REPLY_STATUSES = ("ok", "partial", "rejected", "duplicate", "unknown_sender", "refused", "ignored")
 

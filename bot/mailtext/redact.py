@@ -31,8 +31,8 @@ from email.header import Header
 from email.message import Message
 from email.parser import BytesParser
 
-from bot.mail.charsets import decode_header_value, decode_text
-from bot.mail.htmltext import html_to_text
+from bot.mailtext.charsets import decode_header_value, decode_text
+from bot.mailtext.htmltext import html_to_text
 
 __all__ = ["GLOBAL_MIN", "MASK", "leaks", "phrase_values", "redact_raw", "redact_text"]
 
@@ -42,9 +42,11 @@ _KEYWORD = (
     r"(?:нов(?:ый|ая)\s+(?:пароль|фраза)|new\s+(?:password|pass\s*phrase|passphrase)"
     r"|пароль|кодовая\s+фраза|pass\s*phrase|password|pass|pw)"
 )
-# A pass phrase line, also quoted ("> пароль: …"); the value up to the line's end.
+# A pass phrase line, also quoted ("> пароль: …"), or a "/passphrase …" command
+# line; the value up to the line's end.
 _LINE = re.compile(
-    rf"^(?P<head>[ \t>]*{_KEYWORD}\s*[:=][ \t]*)(?P<value>\S[^\r\n]*?)(?P<tail>[ \t]*)(?=\r?$)",
+    rf"^(?P<head>[ \t>]*(?:{_KEYWORD}\s*[:=]|/(?:passphrase|пароль)(?:@\w+)?(?=[ \t]))[ \t]*)"
+    r"(?P<value>\S[^\r\n]*?)(?P<tail>[ \t]*)(?=\r?$)",
     re.IGNORECASE | re.MULTILINE,
 )
 _SUBJECT = re.compile(
