@@ -9,7 +9,7 @@ rounds at their deadlines.
 from .api import Attachment, DeliveryResult, Inbound, MemberInfo, OutboxItem, Reply
 from .deadlines import DeadlineScheduler, next_deadline, parse_schedule
 from .outbox import OutboxWorker
-from .ports import Channel, Clock, FakeClock, SystemClock
+from .ports import Channel, Clock, FakeClock, PartLog, SystemClock
 from .reports import RenderReporter, Reporter
 from .service import GameService
 from .settings import ServiceSettings
@@ -26,6 +26,7 @@ __all__ = [
     "MemberInfo",
     "OutboxItem",
     "OutboxWorker",
+    "PartLog",
     "RenderReporter",
     "Reply",
     "Reporter",

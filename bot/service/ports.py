@@ -1,4 +1,5 @@
-"""What the service needs from the outside world: channels and a clock."""
+"""What the service needs from the outside world: channels and a clock; and what
+it gives a channel in return: a log of the parts of a message it delivered."""
 
 from __future__ import annotations
 
@@ -8,16 +9,26 @@ from typing import Any, Protocol, runtime_checkable
 
 from .api import DeliveryResult, OutboxItem
 
-__all__ = ["Channel", "Clock", "FakeClock", "SystemClock", "sleep_or_event"]
+__all__ = ["Channel", "Clock", "FakeClock", "PartLog", "SystemClock", "sleep_or_event"]
+
+
+class PartLog(Protocol):
+    """Where a channel that sends an item in several requests (a long text, an
+    album) notes each one the server accepted, durably, before it sends the next:
+    a judge killed mid-delivery then sends again only the part in flight
+    (``OutboxItem.parts_sent`` lists the parts noted before)."""
+
+    async def sent(self, part: str) -> None: ...
 
 
 @runtime_checkable
 class Channel(Protocol):
-    """A way to deliver outbox items ("telegram", "email")."""
+    """A way to deliver outbox items ("telegram", "email").  ``parts``: the outbox
+    worker's log of the parts delivered (None: nothing is remembered)."""
 
     name: str
 
-    async def deliver(self, item: OutboxItem) -> DeliveryResult: ...
+    async def deliver(self, item: OutboxItem, parts: PartLog | None = None) -> DeliveryResult: ...
 
 
 class Clock(Protocol):

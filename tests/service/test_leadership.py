@@ -272,7 +272,7 @@ async def test_a_running_worker_takes_back_the_claims_of_one_killed_beside_it(
 ) -> None:
     from support.service_table import make_table
 
-    from bot.service import DeliveryResult, OutboxItem, OutboxWorker, notify
+    from bot.service import DeliveryResult, OutboxItem, OutboxWorker, PartLog, notify
     from bot.service.context import Tx
     from bot.service.notify import Destination
     from storage.models import OutboxRow
@@ -283,7 +283,7 @@ async def test_a_running_worker_takes_back_the_claims_of_one_killed_beside_it(
         def __init__(self) -> None:
             self.delivered: list[OutboxItem] = []
 
-        async def deliver(self, item: OutboxItem) -> DeliveryResult:
+        async def deliver(self, item: OutboxItem, parts: PartLog | None = None) -> DeliveryResult:
             self.delivered.append(item)
             return DeliveryResult(ok=True)
 
