@@ -67,6 +67,8 @@ def main() -> int:
         print("PROBLEM:", problem)
     for line in report.undelivered:
         print("UNDELIVERED:", line)
+    for line in report.twice:
+        print("TWICE:", line)
     if report.problems or args.verbose:
         print(report.details)
     print(f"elapsed {time.monotonic() - started:.0f} s")
