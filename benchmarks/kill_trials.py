@@ -12,7 +12,10 @@ says exactly what is checked).  The default test suite runs a few trials
 
     python benchmarks/kill_trials.py [--trials 100] [--seed 1] [--period S]
 
-Takes about 8 seconds a trial.  The last line is for scripts:
+Each report delivered more than once is listed (``TWICE:``, its outbox row and
+its copies' times against the nearest kill; ``reports_twice_in_flight``: the
+first copy reached the server after the kill).  Takes about 8 seconds a trial.
+The last line is for scripts:
 ``trials=… messages_sent=… lost=… misfiled=… resolved_twice=… reports_lost=… …``.
 """
 
@@ -67,6 +70,8 @@ def main() -> int:
         print("PROBLEM:", problem)
     for line in report.undelivered:
         print("UNDELIVERED:", line)
+    for line in report.twice:
+        print("TWICE:", line)
     if report.problems or args.verbose:
         print(report.details)
     print(f"elapsed {time.monotonic() - started:.0f} s")

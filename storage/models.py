@@ -331,6 +331,9 @@ class OutboxRow(SQLModel, table=True):
     # The worker holding the claim (Worker.id): a restarted judge takes back the
     # claims of a worker that is gone at once, instead of waiting for the lease.
     claimed_by: str | None = None
+    # The parts of a message sent in several (a long text, an album) that the
+    # channel already delivered, by its labels: a retry sends only the others.
+    parts_sent: list[str] | None = Field(default=None, sa_type=JSON)
 
 
 class Worker(SQLModel, table=True):

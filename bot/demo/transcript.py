@@ -16,7 +16,7 @@ from datetime import datetime
 from pathlib import Path
 
 from bot.i18n import N_, t
-from bot.service import DeliveryResult, Inbound, OutboxItem
+from bot.service import DeliveryResult, Inbound, OutboxItem, PartLog
 from bot.service.kernel import textblocks
 
 __all__ = ["TranscriptChannel"]
@@ -94,7 +94,7 @@ class TranscriptChannel:
         name = self._channel(channel)
         return t(key, self.lang, channel=name, sender=sender, chat=chat, id=number)
 
-    async def deliver(self, item: OutboxItem) -> DeliveryResult:
+    async def deliver(self, item: OutboxItem, parts: PartLog | None = None) -> DeliveryResult:
         files = ", ".join(
             t("demo.file", self.lang, name=a.filename, kb=len(a.data) // 1024)
             for a in item.attachments

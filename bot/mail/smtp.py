@@ -28,6 +28,7 @@ import aiosmtplib
 from bot.config import SmtpConfig
 from bot.logging import get_logger
 from bot.mail.compose import SENDER_NAME, build_message, to_bytes
+from bot.service import PartLog
 from bot.service.kernel.api import DeliveryResult, OutboxItem
 
 __all__ = ["EmailChannel", "classify_error"]
@@ -105,7 +106,8 @@ class EmailChannel:
             item, from_address=self.from_address, now=self._now(), sender_name=self._sender_name
         )
 
-    async def deliver(self, item: OutboxItem) -> DeliveryResult:
+    async def deliver(self, item: OutboxItem, parts: PartLog | None = None) -> DeliveryResult:
+        # One mail is one part: the worker's mark of the item records it (``parts`` unused).
         if not _ADDRESS.fullmatch(item.destination.strip()):
             return DeliveryResult(
                 ok=False, permanent=True, reason=f"not an e-mail address: {item.destination!r}"

@@ -7,7 +7,7 @@ rounds at their deadlines.
 """
 
 from .kernel.api import Attachment, DeliveryResult, Inbound, MemberInfo, OutboxItem, Reply
-from .kernel.ports import Channel, Clock, FakeClock, Reporter, SystemClock
+from .kernel.ports import Channel, Clock, FakeClock, PartLog, Reporter, SystemClock
 from .kernel.settings import ServiceSettings
 from .outbox.worker import OutboxWorker
 from .rounds.reports import RenderReporter
@@ -26,6 +26,7 @@ __all__ = [
     "MemberInfo",
     "OutboxItem",
     "OutboxWorker",
+    "PartLog",
     "RenderReporter",
     "Reply",
     "Reporter",

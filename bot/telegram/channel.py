@@ -5,7 +5,11 @@ An item becomes a series of requests: its text cut into messages of at most
 the inline URL buttons), then its images (one photo, or albums of up to ten),
 its GIF as an animation and any other file as a document, all in the forum
 topic ``thread_id`` when given. The parts already sent are remembered, so a
-retry after a 429 sends only what is missing: every part arrives once.
+retry after a 429 sends only what is missing: every part arrives once. Given
+the outbox worker's :class:`~bot.service.PartLog`, each part but the last is
+also recorded there as soon as Telegram has accepted it, before the next is
+sent: a judge killed mid-delivery sends again only the part in flight
+(``OutboxItem.parts_sent``; the last part is covered by the item's mark).
 A text part Telegram still finds too long ("message is too long": it counts
 after its own parsing) is cut again in halves, until it goes.
 
@@ -42,6 +46,7 @@ from telegram.error import (
 )
 
 from bot.logging import get_logger
+from bot.service import PartLog
 from bot.service.kernel.api import Attachment, DeliveryResult, OutboxItem
 
 from .pacing import retry_after_seconds
@@ -160,16 +165,18 @@ class TelegramChannel:
         # too, but items of a batch already claimed still name the old chat.
         self._migrated: OrderedDict[str, str] = OrderedDict()
 
-    async def deliver(self, item: OutboxItem) -> DeliveryResult:
+    async def deliver(self, item: OutboxItem, parts: PartLog | None = None) -> DeliveryResult:
         key = (item.id, item.destination)
         done = self._progress.setdefault(key, set())
+        done.update(item.parts_sent)  # recorded by an earlier attempt, maybe an earlier process
         self._progress.move_to_end(key)
         while len(self._progress) > _REMEMBERED_ITEMS:
             self._progress.popitem(last=False)
         try:
             chat = chat_ref(self._migrated.get(item.destination, item.destination))
-            for part in self._parts(item):
-                await self._send(part, chat, done)
+            planned = self._parts(item)
+            for index, part in enumerate(planned):
+                await self._send(part, chat, done, parts, last=index == len(planned) - 1)
         except TelegramError as exc:
             result = classify_error(exc)
             if result.new_destination:
@@ -194,7 +201,10 @@ class TelegramChannel:
         self._progress.pop(key, None)
         return DeliveryResult(ok=True)
 
-    async def _send(self, part: _Part, chat: int | str, done: set[str]) -> None:
+    async def _send(
+        self, part: _Part, chat: int | str, done: set[str], parts: PartLog | None, *, last: bool
+    ) -> None:
+        """Send ``part`` unless it went already; ``last``: nothing of the item follows."""
         if part.label in done:
             return
         begun = any(label.startswith(part.label + ".") for label in done)
@@ -206,10 +216,17 @@ class TelegramChannel:
                     raise
                 log.warning("telegram: message too long, sent in pieces", part=part.label)
                 begun = True
-        if begun:
-            assert part.smaller is not None
-            for piece in part.smaller():
-                await self._send(piece, chat, done)
+            else:
+                done.add(part.label)
+                # Telegram has it: on record before anything more goes (the last
+                # part needs none: the item is marked sent next).
+                if parts is not None and not last:
+                    await parts.sent(part.label)
+                return
+        assert part.smaller is not None
+        pieces = part.smaller()
+        for index, piece in enumerate(pieces):
+            await self._send(piece, chat, done, parts, last=last and index == len(pieces) - 1)
         done.add(part.label)
 
     def _username(self) -> str | None:

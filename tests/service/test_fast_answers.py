@@ -11,7 +11,7 @@ from collections.abc import Callable
 import pytest
 from support.service_table import FIRST_DEADLINE, Table, make_table, orders_text, set_up_game
 
-from bot.service import DeliveryResult, OutboxItem, OutboxWorker
+from bot.service import DeliveryResult, OutboxItem, OutboxWorker, PartLog
 from bot.service.kernel.context import Tx
 from bot.service.kernel.positions import PositionCache
 from bot.service.rounds import resolve as rounds
@@ -25,7 +25,7 @@ class RecordingChannel:
         self.name = "telegram"
         self.delivered: list[OutboxItem] = []
 
-    async def deliver(self, item: OutboxItem) -> DeliveryResult:
+    async def deliver(self, item: OutboxItem, parts: PartLog | None = None) -> DeliveryResult:
         self.delivered.append(item)
         return DeliveryResult(ok=True)
 

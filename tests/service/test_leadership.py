@@ -272,7 +272,7 @@ async def test_a_running_worker_takes_back_the_claims_of_one_killed_beside_it(
 ) -> None:
     from support.service_table import make_table
 
-    from bot.service import DeliveryResult, OutboxItem, OutboxWorker
+    from bot.service import DeliveryResult, OutboxItem, OutboxWorker, PartLog
     from bot.service.kernel import notify
     from bot.service.kernel.context import Tx
     from bot.service.kernel.notify import Destination
@@ -284,7 +284,7 @@ async def test_a_running_worker_takes_back_the_claims_of_one_killed_beside_it(
         def __init__(self) -> None:
             self.delivered: list[OutboxItem] = []
 
-        async def deliver(self, item: OutboxItem) -> DeliveryResult:
+        async def deliver(self, item: OutboxItem, parts: PartLog | None = None) -> DeliveryResult:
             self.delivered.append(item)
             return DeliveryResult(ok=True)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from structlog.testing import capture_logs
 from support.service_table import FIRST_DEADLINE, Table, orders_text
 
+from bot.service import PartLog
 from bot.service.kernel.api import DeliveryResult, OutboxItem
 from bot.service.outbox.worker import OutboxWorker
 
@@ -13,7 +14,7 @@ from bot.service.outbox.worker import OutboxWorker
 class _Sink:
     name = "telegram"
 
-    async def deliver(self, item: OutboxItem) -> DeliveryResult:
+    async def deliver(self, item: OutboxItem, parts: PartLog | None = None) -> DeliveryResult:
         return DeliveryResult(ok=True)
 
 

@@ -11,7 +11,7 @@ from datetime import timedelta
 
 from support.service_table import FIRST_DEADLINE, Table, make_table, orders_text, set_up_game
 
-from bot.service import DeliveryResult, OutboxItem, OutboxWorker, RenderReporter
+from bot.service import DeliveryResult, OutboxItem, OutboxWorker, PartLog, RenderReporter
 from bot.service.kernel import notify
 from bot.service.kernel.context import Tx
 from bot.service.kernel.notify import Destination
@@ -27,7 +27,7 @@ class FakeChannel:
         self.script = list(script or [])
         self.delivered: list[OutboxItem] = []
 
-    async def deliver(self, item: OutboxItem) -> DeliveryResult:
+    async def deliver(self, item: OutboxItem, parts: PartLog | None = None) -> DeliveryResult:
         self.delivered.append(item)
         if self.script:
             return self.script.pop(0)
@@ -35,7 +35,7 @@ class FakeChannel:
 
 
 class BrokenChannel(FakeChannel):
-    async def deliver(self, item: OutboxItem) -> DeliveryResult:
+    async def deliver(self, item: OutboxItem, parts: PartLog | None = None) -> DeliveryResult:
         self.delivered.append(item)
         raise ConnectionError("network down")
 
@@ -158,9 +158,11 @@ async def test_a_moved_chat_is_followed(table: Table) -> None:
     assert pending
 
     class Migrated(FakeChannel):
-        async def deliver(self, item: OutboxItem) -> DeliveryResult:
+        async def deliver(self, item: OutboxItem, parts: PartLog | None = None) -> DeliveryResult:
             self.delivered.append(item)
             if item.destination == "-100123":
+                if parts is not None:  # a first part reached the old chat before it moved
+                    await parts.sent("text0")
                 return DeliveryResult(False, reason="migrated", new_destination="-100999")
             return DeliveryResult(ok=True)
 
@@ -170,8 +172,41 @@ async def test_a_moved_chat_is_followed(table: Table) -> None:
     )
     await worker.drain("telegram")
     assert [i.destination for i in tg.delivered if i.id == pending[0].id] == ["-100123", "-100999"]
+    # The new chat has none of the message: it gets all of it.
+    assert [i.parts_sent for i in tg.delivered if i.destination == "-100999"] == [()] * len(pending)
     assert all(r.state == "sent" for r in table.outbox(destination="-100999"))
     assert table.rows(Team, Team.side == "left")[0].chat == "-100999"
+
+
+class InParts(FakeChannel):
+    """Sends an item in three parts, recording each but the last as it goes; the
+    scripted failures cut an attempt short after its second part."""
+
+    async def deliver(self, item: OutboxItem, parts: PartLog | None = None) -> DeliveryResult:
+        self.delivered.append(item)
+        for part in ("text0", "text1"):
+            if part not in item.parts_sent and parts is not None:
+                await parts.sent(part)
+        if self.script:
+            return self.script.pop(0)
+        return DeliveryResult(ok=True)
+
+
+async def test_the_parts_on_record_come_back_with_the_next_attempt(sqlite_db: Database) -> None:
+    table = make_table(sqlite_db)
+    item_id = await _queue(table)
+    tg = InParts("telegram", [DeliveryResult(False, reason="network: timed out")])
+    worker = OutboxWorker(table.service, {"telegram": tg}, table.clock)
+    await worker.drain("telegram")
+    row = _row(table, item_id)
+    assert (row.state, row.parts_sent) == ("pending", ["text0", "text1"])
+    await table.clock.advance(timedelta(seconds=30))
+    assert await worker.drain("telegram") == 1
+    assert [i.parts_sent for i in tg.delivered] == [(), ("text0", "text1")]
+    assert _row(table, item_id).state == "sent"
+    # Once sent, nothing more is recorded of it.
+    assert await table.service.mark_part(item_id, "images0") is False
+    assert _row(table, item_id).parts_sent == ["text0", "text1"]
 
 
 async def test_results_carry_the_round_diagrams_drawn_once(sqlite_db: Database) -> None:
@@ -204,7 +239,7 @@ async def test_adapters_can_alert_the_game_masters(table: Table) -> None:
         sender="x@y.z",
         failures=3,
         minutes=60,
-        last="no_passphrase",
+        lock=60,
     )
     rows = [_row(table, i) for i in ids]
     assert [(r.kind, r.destination) for r in rows] == [("gm_alert", "100")]
@@ -359,7 +394,7 @@ class PacedChannel(FakeChannel):
         super().__init__("telegram")
         self.quick_done = asyncio.Event()
 
-    async def deliver(self, item: OutboxItem) -> DeliveryResult:
+    async def deliver(self, item: OutboxItem, parts: PartLog | None = None) -> DeliveryResult:
         if item.destination == "slow":
             try:
                 await asyncio.wait_for(self.quick_done.wait(), 30)

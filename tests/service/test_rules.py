@@ -10,7 +10,7 @@ from pathlib import Path
 from PIL import Image
 from support.service_table import GM, make_table, set_up_game
 
-from bot.service import DeliveryResult, OutboxItem, OutboxWorker
+from bot.service import DeliveryResult, OutboxItem, OutboxWorker, PartLog
 from engine.ruleset import load_ruleset
 from storage.db import Database
 
@@ -23,7 +23,7 @@ class Inbox:
     def __init__(self) -> None:
         self.items: list[OutboxItem] = []
 
-    async def deliver(self, item: OutboxItem) -> DeliveryResult:
+    async def deliver(self, item: OutboxItem, parts: PartLog | None = None) -> DeliveryResult:
         self.items.append(item)
         return DeliveryResult(ok=True)
 

@@ -9,7 +9,7 @@ import io
 from PIL import Image
 from support.service_table import FIRST_DEADLINE, GM, Table, make_table, orders_text, set_up_game
 
-from bot.service import DeliveryResult, OutboxItem, OutboxWorker, RenderReporter
+from bot.service import DeliveryResult, OutboxItem, OutboxWorker, PartLog, RenderReporter
 from engine.state import MatchState, PlayerRef
 from storage.db import Database
 from storage.models import OutboxRow
@@ -21,7 +21,7 @@ class Inbox:
     def __init__(self) -> None:
         self.items: list[OutboxItem] = []
 
-    async def deliver(self, item: OutboxItem) -> DeliveryResult:
+    async def deliver(self, item: OutboxItem, parts: PartLog | None = None) -> DeliveryResult:
         self.items.append(item)
         return DeliveryResult(ok=True)
 

@@ -50,6 +50,9 @@ class TrialReport:
     figures: dict[str, int] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
     undelivered: list[str] = field(default_factory=list)
+    # Each report delivered more than once: its outbox row and when the copies
+    # went, against the SIGKILL (or stop) nearest to them.
+    twice: list[str] = field(default_factory=list)
     details: str = ""
 
     def line(self) -> str:
@@ -114,6 +117,22 @@ def _outside_window(windows: list[tuple[float, float]], copies: list[Copy]) -> b
     return any(
         not any(begin <= b and a <= end + 1.0 for begin, end in windows) for a, b in pairwise(times)
     )
+
+
+def _in_flight(windows: list[tuple[float, float]], copies: list[Copy]) -> bool:
+    """The first copy reached the server after the SIGKILL (or stop) that cut its
+    delivery short: the request was in flight — the at-least-once window proper,
+    as against a part accepted earlier but not on record when the judge died."""
+    first = min(c.at for c in copies)
+    return any(begin <= first <= end + 1.0 for begin, end in windows)
+
+
+def _against(windows: list[tuple[float, float]], at: float) -> str:
+    """``at`` as seconds from the nearest interruption's start (-: before it)."""
+    if not windows:
+        return "no interruption"
+    begin = min((b for b, _ in windows), key=lambda b: abs(at - b))
+    return f"{at - begin:+.3f} s"
 
 
 def outbox_state(r: OutboxRow) -> str:
@@ -232,6 +251,12 @@ def check(match: Match, report: TrialReport) -> None:
                 report.undelivered.append(f"results: {outbox_state(r)}, {len(copies)} delivered")
             f["reports_delivered"] += bool(copies)
             f["reports_twice"] += len(copies) > 1
+            if len(copies) > 1:
+                f["reports_twice_in_flight"] += _in_flight(match.interruptions, copies)
+                report.twice.append(
+                    f"results: {outbox_state(r)} parts_sent={r.parts_sent}, copies "
+                    + ", ".join(_against(match.interruptions, c.at) for c in copies)
+                )
     f["messages_sent"] = len(match.sent)
     f["outbox_given_up"] = sum(1 for r in outbox if r.state == "failed")
     f["outbox_max_attempts"] = max((r.attempts for r in outbox), default=0)
@@ -243,7 +268,7 @@ def check(match: Match, report: TrialReport) -> None:
         "orders_counted", "orders_counted_telegram", "orders_counted_email", "misfiled",
         "refused_late", "refused_in_time", "played_without", "rounds_resolved",
         "resolved_twice", "reports", "reports_delivered", "reports_lost", "reports_twice",
-        "answers_lost", "answers_twice", "twice_without_kill", "outbox_given_up",
+        "reports_twice_in_flight", "answers_lost", "answers_twice", "twice_without_kill", "outbox_given_up",
         "outbox_max_attempts", "backlog_at_last_start", "last_run_s",
     ]  # fmt: skip
     report.figures |= {k: f[k] for k in order}

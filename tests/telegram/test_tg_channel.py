@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import socket
 from collections.abc import AsyncIterator
+from dataclasses import replace
 
 import pytest
 from PIL import Image
@@ -127,6 +128,57 @@ async def test_a_429_resends_only_what_is_missing(
         "sendMediaGroup",
         "sendMediaGroup",
     ]
+
+
+class PartsNoted:
+    """A :class:`~bot.service.PartLog` that notes with each part how many messages
+    the chat had then (what Telegram had accepted when the part was recorded)."""
+
+    def __init__(self, tg: FakeTelegram, chat: object) -> None:
+        self.tg, self.chat = tg, chat
+        self.noted: list[tuple[str, int]] = []
+
+    async def sent(self, part: str) -> None:
+        self.noted.append((part, len(self.tg.sent_to(self.chat))))  # type: ignore[arg-type]
+
+
+async def test_each_part_but_the_last_is_recorded_as_soon_as_telegram_has_it(
+    tg: FakeTelegram, bot: Bot, channel: TelegramChannel
+) -> None:
+    game = tg.channel("Драконбол")
+    report = "\n".join(f"Такт {i % 3 + 1}: строка отчёта номер {i}" for i in range(300))
+    results = item(game.id, report, attachments=(png(1), png(2)))
+    log = PartsNoted(tg, game)
+    assert (await channel.deliver(results, log)).ok
+    texts = tg.texts(game)
+    # Each text part on record before the next went; the album, the last, is
+    # recorded by the outbox's mark of the whole item.
+    assert log.noted == [(f"text{i}", i + 1) for i in range(len(texts))]
+    # A judge started again with the parts on record sends only the rest.
+    again = TelegramChannel(bot)
+    recorded = tuple(part for part, _ in log.noted[:-1])
+    assert (await again.deliver(replace(results, parts_sent=recorded), PartsNoted(tg, game))).ok
+    assert tg.texts(game)[len(texts) :] == texts[-1:]
+    assert [s.method for s in tg.sent_to(game)][-2:] == ["sendMediaGroup"] * 2
+
+
+async def test_the_pieces_of_a_text_cut_again_are_parts_of_their_own(
+    tg: FakeTelegram, bot: Bot, channel: TelegramChannel
+) -> None:
+    team = tg.group("Драконы")
+    report = "\n".join(f"Такт {i}: Иванов летит на поле {i + 10}" for i in range(40))
+    results = item(team.id, report, attachments=(png(1),))
+    tg.fail_next_with("sendMessage", ApiError(400, "Bad Request: message is too long"))
+    log = PartsNoted(tg, team)
+    assert (await channel.deliver(results, log)).ok
+    pieces = tg.texts(team)
+    assert len(pieces) >= 2 and "\n".join(pieces) == report
+    assert log.noted == [(f"text0.{i}", i + 1) for i in range(len(pieces))]
+    # Killed after the first piece: the next judge goes on with the others.
+    again = TelegramChannel(bot)
+    assert (await again.deliver(replace(results, parts_sent=("text0.0",)), log)).ok
+    assert tg.texts(team) == [*pieces, *pieces[1:]]
+    assert [s.method for s in tg.sent_to(team)][-1] == "sendPhoto"
 
 
 async def test_permanent_failures_name_their_reason(

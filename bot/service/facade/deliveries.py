@@ -46,6 +46,11 @@ class Deliveries(ServiceCore):
         """Record a delivery; False if it was already recorded (never twice)."""
         return await self._tx(partial(delivery.mark_sent, outbox_id=outbox_id))
 
+    async def mark_part(self, outbox_id: int, part: str) -> bool:
+        """Record one part of an item as delivered, in a transaction of its own
+        (see :class:`bot.service.kernel.ports.PartLog`)."""
+        return await self._tx(partial(delivery.mark_part, outbox_id=outbox_id, part=part))
+
     async def mark_failed(self, outbox_id: int, result: DeliveryResult) -> str:
         """Schedule a retry, or give up and tell the game masters; returns the new state."""
         return await self._tx(partial(delivery.mark_failed, outbox_id=outbox_id, result=result))

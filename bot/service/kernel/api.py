@@ -105,6 +105,9 @@ class OutboxItem:
     thread_id: str | None = None  # telegram forum topic
     buttons: tuple[tuple[str, str], ...] = ()  # (label, url) inline buttons
     attempts: int = 0
+    # The parts a channel already delivered in earlier attempts (its own labels,
+    # recorded through a PartLog): a retry sends only the others.
+    parts_sent: tuple[str, ...] = ()
 
     @property
     def idempotency_key(self) -> str:

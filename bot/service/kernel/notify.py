@@ -135,6 +135,7 @@ def outbox_item(row: OutboxRow, files: Sequence[tuple[str, str, bytes]]) -> Outb
         thread_id=row.thread_id,
         buttons=tuple((str(b[0]), str(b[1])) for b in row.buttons),
         attempts=row.attempts,
+        parts_sent=tuple(row.parts_sent or ()),
     )
 
 

@@ -1,6 +1,7 @@
 """What the service needs from the outside world: channels, a clock and a reporter
 (texts and pictures, drawn by :mod:`bot.render` through
-:class:`bot.service.rounds.reports.RenderReporter`)."""
+:class:`bot.service.rounds.reports.RenderReporter`); and what it gives a channel
+in return: a log of the parts of a message it delivered."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ __all__ = [
     "Clock",
     "FakeClock",
     "OutboxStore",
+    "PartLog",
     "Report",
     "Reporter",
     "SystemClock",
@@ -30,13 +32,23 @@ __all__ = [
 ]
 
 
+class PartLog(Protocol):
+    """Where a channel that sends an item in several requests (a long text, an
+    album) notes each one the server accepted, durably, before it sends the next:
+    a judge killed mid-delivery then sends again only the part in flight
+    (``OutboxItem.parts_sent`` lists the parts noted before)."""
+
+    async def sent(self, part: str) -> None: ...
+
+
 @runtime_checkable
 class Channel(Protocol):
-    """A way to deliver outbox items ("telegram", "email")."""
+    """A way to deliver outbox items ("telegram", "email").  ``parts``: the outbox
+    worker's log of the parts delivered (None: nothing is remembered)."""
 
     name: str
 
-    async def deliver(self, item: OutboxItem) -> DeliveryResult: ...
+    async def deliver(self, item: OutboxItem, parts: PartLog | None = None) -> DeliveryResult: ...
 
 
 class Clock(Protocol):
@@ -171,6 +183,8 @@ class OutboxStore(Protocol):
     async def pending_outbox(self, channel: str, limit: int = 20) -> list[OutboxItem]: ...
 
     async def mark_sent(self, outbox_id: int) -> bool: ...
+
+    async def mark_part(self, outbox_id: int, part: str) -> bool: ...
 
     async def mark_failed(self, outbox_id: int, result: DeliveryResult) -> str: ...
 

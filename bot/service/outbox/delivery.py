@@ -26,7 +26,7 @@ from ..rounds import resolve as rounds
 from ..rounds import weblinks
 from . import unreachable
 
-__all__ = ["claim", "mark_failed", "mark_sent"]
+__all__ = ["claim", "mark_failed", "mark_part", "mark_sent"]
 
 log = get_logger(__name__)
 
@@ -94,6 +94,19 @@ def mark_sent(tx: Tx, outbox_id: int) -> bool:
     return bool(getattr(result, "rowcount", 0))
 
 
+def mark_part(tx: Tx, outbox_id: int, part: str) -> bool:
+    """Record one part of an item as delivered (its channel's label); False if the
+    item is no longer pending (then nothing of it is sent again anyway)."""
+    row = tx.s.exec(select(OutboxRow).where(OutboxRow.id == outbox_id).with_for_update()).first()
+    if row is None or row.state != "pending":
+        return False
+    done = list(row.parts_sent or ())
+    if part not in done:
+        row.parts_sent = [*done, part]
+        tx.s.add(row)
+    return True
+
+
 def mark_failed(tx: Tx, outbox_id: int, result: DeliveryResult) -> str:
     row = tx.s.exec(select(OutboxRow).where(OutboxRow.id == outbox_id).with_for_update()).first()
     if row is None or row.state != "pending":
@@ -120,7 +133,8 @@ def mark_failed(tx: Tx, outbox_id: int, result: DeliveryResult) -> str:
 
 
 def _moved(tx: Tx, row: OutboxRow, new: str) -> None:
-    """A chat moved (Telegram group → supergroup): follow it everywhere."""
+    """A chat moved (Telegram group → supergroup): follow it everywhere, each
+    message whole (the new chat has none of the parts the old one got)."""
     old = row.destination
     tx.s.execute(
         update(OutboxRow)
@@ -129,9 +143,9 @@ def _moved(tx: Tx, row: OutboxRow, new: str) -> None:
             col(OutboxRow.destination) == old,
             col(OutboxRow.state) == "pending",
         )
-        .values(destination=new)
+        .values(destination=new, parts_sent=None)
     )
-    row.destination = new
+    row.destination, row.parts_sent = new, None
     if row.channel == "telegram":
         tx.s.execute(update(Team).where(col(Team.chat) == old).values(chat=new))
         tx.s.execute(update(Game).where(col(Game.channel_chat) == old).values(channel_chat=new))

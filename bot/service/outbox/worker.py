@@ -9,6 +9,11 @@ are retried with exponential backoff (or the channel's ``retry_after``);
 after ``outbox_max_attempts`` or a permanent failure the item is given up and
 the game masters are told.
 
+An item a channel sends in several requests (a long text, an album) has each
+part the server accepted recorded on its row before the next is sent (the
+channel's :class:`~bot.service.kernel.ports.PartLog`): a retry sends only the parts
+not recorded, so a kill mid-delivery sends again at most the part in flight.
+
 While it runs, the worker is the service's courier for its channels: the
 answer to an inbound message is queued already claimed and handed to
 :meth:`OutboxWorker.hand_over` as soon as its transaction commits, so it goes
@@ -104,7 +109,7 @@ class OutboxWorker:
 
     async def deliver_one(self, channel: Channel, item: OutboxItem) -> DeliveryResult:
         try:
-            result = await channel.deliver(item)
+            result = await channel.deliver(item, _RowParts(self.service, item.id))
         except Exception as exc:  # an adapter bug is a failed attempt, not a dead worker
             log.exception("channel failed to deliver", channel=channel.name, outbox_id=item.id)
             result = DeliveryResult(ok=False, reason=f"{type(exc).__name__}: {exc}")
@@ -199,6 +204,18 @@ class OutboxWorker:
             for task in late:
                 task.cancel()
             await asyncio.gather(*late, return_exceptions=True)
+
+
+class _RowParts:
+    """The worker's :class:`~bot.service.kernel.ports.PartLog`: each part on the item's
+    outbox row, in a transaction of its own."""
+
+    def __init__(self, service: OutboxStore, outbox_id: int) -> None:
+        self.service = service
+        self.outbox_id = outbox_id
+
+    async def sent(self, part: str) -> None:
+        await self.service.mark_part(self.outbox_id, part)
 
 
 def _batch_line(channel: str, results: list[DeliveryResult], *, express: bool = False) -> None:
